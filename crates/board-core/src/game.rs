@@ -1,0 +1,204 @@
+//! The game trait every Igroteka game implements, and the evaluation trait
+//! alpha-beta search uses.
+
+use std::fmt;
+use std::hash::Hash;
+use std::str::FromStr;
+
+use crate::{
+    ByPlayer, IllegalMoveError, MoveError, MoveSyntaxError, Outcome, Player, PositionError,
+    UnknownVariant,
+};
+
+/// A position of a two-player game, with its rules.
+///
+/// The required core is small: start positions, move generation, making a move,
+/// the end, the hash, and the two text stages. Everything else is provided and
+/// should not be overridden except where a method says so.
+///
+/// Contract (checked by [`testkit`](crate::testkit) for every game):
+/// - [`generate_moves`](Game::generate_moves) appends no move exactly when
+///   [`outcome`](Game::outcome) is `Some`; a game whose rules have the side to
+///   move pass (stykovka) generates a pass move.
+/// - Every generated move prints (`Display`) to a text that
+///   [`parse_move`](Game::parse_move) turns back into the same move.
+/// - `Display` of the position is its position text; [`from_text`](Game::from_text)
+///   reads it back into an equal position. `{:#}` draws the board for people.
+/// - [`hash`](Game::hash) equals [`hash_from_scratch`](Game::hash_from_scratch).
+pub trait Game: Clone + Eq + fmt::Debug + fmt::Display + Send + Sync + 'static {
+    /// A move: small and `Copy`; `Display` gives its canonical notation.
+    type Move: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + 'static;
+    /// A move as read from text, before it is checked against a position
+    /// (first stage of move parsing). `Display` gives the text back.
+    type MoveText: FromStr<Err = MoveSyntaxError> + fmt::Display;
+    /// A position as read from text, not yet validated.
+    type Setup: FromStr<Err = PositionError>;
+
+    /// The game's name as used on the command line (`"otrazhenie"`).
+    const NAME: &'static str;
+    /// The variant names, the default first.
+    const VARIANTS: &'static [&'static str];
+    /// The colour names of the two players, first player first.
+    const PLAYER_NAMES: ByPlayer<&'static str>;
+    /// How many plies tools play before they adjudicate with
+    /// [`adjudicate`](Game::adjudicate), since none of these games has a draw rule.
+    const DEFAULT_MAX_PLIES: u32 = 400;
+
+    /// The start position of `variant` (a name from [`VARIANTS`](Game::VARIANTS)).
+    ///
+    /// # Errors
+    /// [`UnknownVariant`] when the game has no such variant.
+    fn start(variant: &str) -> Result<Self, UnknownVariant>;
+
+    /// Validates a setup into a playable position of `variant`.
+    ///
+    /// # Errors
+    /// [`PositionError`] saying what is wrong (or that the variant is unknown).
+    fn from_setup(setup: Self::Setup, variant: &str) -> Result<Self, PositionError>;
+
+    /// The variant this position is played under.
+    fn variant(&self) -> &'static str;
+
+    /// The player to move.
+    fn side_to_move(&self) -> Player;
+
+    /// Appends every legal move to `moves` (which the caller owns and clears).
+    /// Appends nothing when the game is over.
+    fn generate_moves(&self, moves: &mut Vec<Self::Move>);
+
+    /// Plays `mv`, which the caller guarantees is legal here. An illegal move
+    /// may leave the position in any (memory-safe) state.
+    fn play_unchecked(&mut self, mv: Self::Move);
+
+    /// How the game ended, or `None` while it goes on.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// A 64-bit hash of the position (pieces, side to move, anything else that
+    /// decides the legal moves and the result); kept incrementally or cheap.
+    fn hash(&self) -> u64;
+
+    /// Checks a move read from text against this position (second stage of
+    /// move parsing); short notations are resolved here.
+    ///
+    /// # Errors
+    /// [`IllegalMoveError`] when the text names no legal move or several.
+    fn resolve_move(&self, text: &Self::MoveText) -> Result<Self::Move, IllegalMoveError>;
+
+    /// The hash recomputed from nothing. Games that update the hash
+    /// incrementally override this; the conformance suite compares the two.
+    fn hash_from_scratch(&self) -> u64 {
+        self.hash()
+    }
+
+    /// The result tools give when they stop a game at their ply cap: a draw
+    /// unless the game overrides it (adiyukh scores the position as it stands).
+    fn adjudicate(&self) -> Outcome {
+        Outcome::draw("ply limit")
+    }
+
+    /// The canonical name of `name` among the variants, matched case-insensitively.
+    ///
+    /// # Errors
+    /// [`UnknownVariant`] when there is no such variant.
+    fn variant_named(name: &str) -> Result<&'static str, UnknownVariant> {
+        Self::VARIANTS.iter().find(|v| v.eq_ignore_ascii_case(name)).copied().ok_or_else(|| {
+            UnknownVariant { game: Self::NAME, variant: name.to_owned(), known: Self::VARIANTS }
+        })
+    }
+
+    /// The start position of the default variant.
+    fn default_start() -> Self {
+        match Self::start(Self::VARIANTS[0]) {
+            Ok(pos) => pos,
+            Err(e) => unreachable!("the default variant must exist: {e}"),
+        }
+    }
+
+    /// Reads a position text of `variant` (parse into a setup, then validate).
+    ///
+    /// # Errors
+    /// [`PositionError`] saying what is wrong and where.
+    fn from_text(text: &str, variant: &str) -> Result<Self, PositionError> {
+        let setup: Self::Setup = text.trim().parse()?;
+        Self::from_setup(setup, variant)
+    }
+
+    /// The legal moves in a new vector (convenient; hot paths use
+    /// [`generate_moves`](Game::generate_moves) with a reused buffer).
+    fn legal_moves(&self) -> Vec<Self::Move> {
+        let mut moves = Vec::new();
+        self.generate_moves(&mut moves);
+        moves
+    }
+
+    /// Whether `mv` is legal here.
+    fn is_legal(&self, mv: Self::Move) -> bool {
+        self.legal_moves().contains(&mv)
+    }
+
+    /// Whether the game is over.
+    fn is_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+
+    /// Plays `mv` after checking it.
+    ///
+    /// # Errors
+    /// [`IllegalMoveError`] when the game is over or `mv` is not legal; the
+    /// position is then unchanged.
+    fn play(&mut self, mv: Self::Move) -> Result<(), IllegalMoveError> {
+        if self.is_over() {
+            return Err(IllegalMoveError::GameOver { text: mv.to_string() });
+        }
+        if !self.is_legal(mv) {
+            return Err(IllegalMoveError::not_legal(mv.to_string(), "not a legal move here"));
+        }
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    /// Reads a move from text and checks it against this position.
+    ///
+    /// # Errors
+    /// [`MoveError::Syntax`] when the text is not a move,
+    /// [`MoveError::Illegal`] when it is not a legal move here.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError> {
+        let parsed: Self::MoveText = text.trim().parse()?;
+        if self.is_over() {
+            return Err(IllegalMoveError::GameOver { text: text.trim().to_owned() }.into());
+        }
+        Ok(self.resolve_move(&parsed)?)
+    }
+
+    /// Reads, checks and plays a move; returns it.
+    ///
+    /// # Errors
+    /// As [`parse_move`](Game::parse_move); the position is then unchanged.
+    fn play_text(&mut self, text: &str) -> Result<Self::Move, MoveError> {
+        let mv = self.parse_move(text)?;
+        self.play_unchecked(mv);
+        Ok(mv)
+    }
+
+    /// The number of leaf positions `depth` plies ahead. Games may override it
+    /// with a faster count; the conformance suite compares it with
+    /// [`perft::perft`](crate::perft::perft).
+    fn perft(&self, depth: u32) -> u64 {
+        crate::perft::perft(self, depth)
+    }
+}
+
+/// A static evaluation for alpha-beta search.
+///
+/// Lives here so that game crates need not depend on the search crate.
+pub trait Evaluate: Game {
+    /// The position's value for the side to move, roughly in hundredths of a
+    /// piece; must stay within ±20 000 (search keeps larger values for proven
+    /// results).
+    fn evaluate(&self) -> i32;
+
+    /// Search tries moves with a higher priority first (captures, promotions).
+    fn move_priority(&self, _mv: Self::Move) -> i32 {
+        0
+    }
+}

@@ -1,0 +1,36 @@
+//! The vocabulary and the contract shared by the Igroteka board games.
+//!
+//! - [`Player`], [`ByPlayer`] and [`Outcome`]: who moves, per-player data, how a
+//!   game ended (winner or draw, optional score, a reason).
+//! - [`Game`]: the trait every game implements — a small required core
+//!   (start positions, move generation, `play_unchecked`, the end, the hash,
+//!   two-stage text parsing) and provided methods (`play`, `parse_move`,
+//!   `from_text`, `perft`, ...). [`Evaluate`] adds a static evaluation for
+//!   alpha-beta.
+//! - [`perft`]: move-path counting with divide.
+//! - [`DynGame`]: any game behind one object-safe trait, text at the boundary.
+//! - [`Rng`] and [`zobrist_keys`]: seeded randomness without dependencies.
+//! - [`coords`]: square names on rectangular boards.
+//! - `testkit` (feature `testkit`): the conformance suite every game runs.
+//!
+//! Player [`Player::First`] is always the side that moves first from the
+//! game's normal start; results are written from its side (`1-0`: it won).
+
+mod dynamic;
+mod error;
+mod game;
+mod outcome;
+mod player;
+mod rng;
+
+pub mod coords;
+pub mod perft;
+#[cfg(feature = "testkit")]
+pub mod testkit;
+
+pub use dynamic::DynGame;
+pub use error::{IllegalMoveError, MoveError, MoveSyntaxError, PositionError, UnknownVariant};
+pub use game::{Evaluate, Game};
+pub use outcome::Outcome;
+pub use player::{ByPlayer, Player};
+pub use rng::{Rng, zobrist_keys};

@@ -1,0 +1,335 @@
+//! The conformance suite every game's tests run (feature `testkit`).
+//!
+//! ```text
+//! #[test]
+//! fn conformance() {
+//!     board_core::testkit::Conformance::<MyGame>::new()
+//!         .positions(&["<a position text with kings>"])
+//!         .run();
+//! }
+//! ```
+//!
+//! It plays seeded random games from every variant's start (and from the extra
+//! positions given) and checks, on positions sampled along them:
+//! - generated moves are unique, each is accepted by `play` and by the
+//!   two-stage text parser, and prints and parses back to itself;
+//! - no moves exactly when the game is over; a finished position refuses
+//!   every move;
+//! - moves legal elsewhere but not here are refused and leave the position
+//!   unchanged;
+//! - position text round-trips, and so does the hash;
+//! - the incremental hash equals the one computed from scratch;
+//! - `perft(1)` is the move count, the game's `perft` agrees with the generic
+//!   one and with `perft_divide`;
+//! - random and mutated move and position texts give errors or legal results,
+//!   never panics;
+//! - every random game ends or reaches the ply cap.
+//!
+//! Failures panic with the position text and what went wrong.
+
+use std::collections::HashSet;
+use std::marker::PhantomData;
+
+use crate::perft::{perft, perft_divide};
+use crate::{Game, IllegalMoveError, Rng};
+
+/// Characters mixed into mutated texts: notation, digits, separators and a few
+/// troublemakers (multi-byte letters, control characters).
+const NOISE: &[char] = &[
+    'a', 'e', 'h', 'i', 'k', 'z', 'A', 'K', 'W', 'B', 'w', 'b', 'm', 'M', 'x', '0', '1', '5', '9',
+    '-', ':', '/', '@', ',', ';', '.', ' ', '(', ')', '[', ']', '*', '+', 'Д', 'ж', '\t', '\0',
+];
+
+/// The conformance suite for one game, with its settings.
+#[derive(Debug)]
+#[must_use = "call .run()"]
+pub struct Conformance<G> {
+    seed: u64,
+    games: usize,
+    max_plies: u32,
+    samples: usize,
+    extra: Vec<(String, String)>,
+    game: PhantomData<G>,
+}
+
+impl<G: Game> Default for Conformance<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<G: Game> Conformance<G> {
+    /// Default settings: 12 random games per start position, about 300 checked
+    /// positions in all.
+    pub fn new() -> Self {
+        Conformance {
+            seed: 0x1617,
+            games: 12,
+            max_plies: G::DEFAULT_MAX_PLIES,
+            samples: 300,
+            extra: Vec::new(),
+            game: PhantomData,
+        }
+    }
+
+    /// The random seed.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Random games played from each start position.
+    pub fn games(mut self, games: usize) -> Self {
+        self.games = games;
+        self
+    }
+
+    /// The ply cap of a random game.
+    pub fn max_plies(mut self, plies: u32) -> Self {
+        self.max_plies = plies;
+        self
+    }
+
+    /// Roughly how many positions get the full set of checks.
+    pub fn samples(mut self, samples: usize) -> Self {
+        self.samples = samples;
+        self
+    }
+
+    /// More start positions (position texts of the default variant), e.g.
+    /// positions with kings, stacks or reserves that random play rarely reaches.
+    ///
+    /// # Panics
+    /// If a text is not a valid position.
+    pub fn positions(self, texts: &[&str]) -> Self {
+        let default = G::VARIANTS[0];
+        self.positions_in(default, texts)
+    }
+
+    /// More start positions of `variant`.
+    ///
+    /// # Panics
+    /// If a text is not a valid position.
+    pub fn positions_in(mut self, variant: &str, texts: &[&str]) -> Self {
+        for text in texts {
+            if let Err(e) = G::from_text(text, variant) {
+                panic!("extra position {text:?}: {e}");
+            }
+            self.extra.push((variant.to_owned(), (*text).to_owned()));
+        }
+        self
+    }
+
+    /// Runs every check; panics on the first failure.
+    pub fn run(self) {
+        let mut starts = Vec::new();
+        for variant in G::VARIANTS {
+            match G::start(variant) {
+                Ok(pos) => {
+                    assert_eq!(
+                        Game::variant(&pos),
+                        *variant,
+                        "start({variant}) has another variant"
+                    );
+                    starts.push(pos);
+                }
+                Err(e) => panic!("start({variant:?}) failed: {e}"),
+            }
+        }
+        assert!(G::start("no such variant").is_err(), "start accepts an unknown variant");
+        for (variant, text) in &self.extra {
+            starts.extend(G::from_text(text, variant).ok());
+        }
+
+        let mut rng = Rng::new(self.seed);
+        let games = self.games.max(1);
+        let total = starts.len() * games;
+        let mut samples = Vec::new();
+        let mut move_pool = Vec::new();
+        for start in &starts {
+            for _ in 0..games {
+                let trail = self.random_game(start, &mut rng);
+                let keep = (self.samples / total).max(2);
+                for _ in 0..keep {
+                    if let Some(pos) = rng.choose(&trail) {
+                        samples.push(pos.clone());
+                    }
+                }
+                move_pool.extend(trail.iter().flat_map(Game::legal_moves).take(64));
+                samples.push(trail.last().cloned().unwrap_or_else(|| start.clone()));
+            }
+        }
+        samples.extend(starts.iter().cloned());
+        move_pool.sort_unstable_by_key(ToString::to_string);
+        move_pool.dedup();
+
+        for pos in &samples {
+            check_moves(pos);
+            check_refusals(pos, &move_pool);
+            check_text(pos);
+            check_perft(pos);
+            fuzz_position_text(pos, &mut rng);
+            fuzz_move_text(pos, &mut rng);
+        }
+    }
+
+    /// Plays one seeded random game; returns every position on the way and
+    /// checks the hash and the end contract at each.
+    fn random_game(&self, start: &G, rng: &mut Rng) -> Vec<G> {
+        let mut pos = start.clone();
+        let mut trail = vec![pos.clone()];
+        let mut moves = Vec::new();
+        for _ in 0..self.max_plies {
+            moves.clear();
+            pos.generate_moves(&mut moves);
+            assert_eq!(
+                moves.is_empty(),
+                pos.outcome().is_some(),
+                "no moves must mean game over and back, in {pos}"
+            );
+            let Some(&mv) = rng.choose(&moves) else { break };
+            pos.play_unchecked(mv);
+            assert_eq!(
+                pos.hash(),
+                pos.hash_from_scratch(),
+                "incremental hash differs from scratch after {mv} reaching {pos}"
+            );
+            trail.push(pos.clone());
+        }
+        trail
+    }
+}
+
+fn check_moves<G: Game>(pos: &G) {
+    let moves = pos.legal_moves();
+    assert_eq!(moves.is_empty(), pos.outcome().is_some(), "no moves must mean game over in {pos}");
+    let mut seen = HashSet::new();
+    let mut texts = HashSet::new();
+    for &mv in &moves {
+        assert!(seen.insert(mv), "move {mv} generated twice in {pos}");
+        let text = mv.to_string();
+        assert!(texts.insert(text.clone()), "two moves print as {text} in {pos}");
+        assert!(
+            !text.is_empty() && !text.contains(char::is_whitespace),
+            "move text {text:?} must be one token"
+        );
+        match pos.parse_move(&text) {
+            Ok(back) => assert_eq!(back, mv, "{text} parses to another move in {pos}"),
+            Err(e) => panic!("generated move {text} does not parse in {pos}: {e}"),
+        }
+        let mut child = pos.clone();
+        if let Err(e) = child.play(mv) {
+            panic!("play refuses generated move {text} in {pos}: {e}");
+        }
+        let mut unchecked = pos.clone();
+        unchecked.play_unchecked(mv);
+        assert!(child == unchecked, "play and play_unchecked differ for {text} in {pos}");
+        assert!(pos.is_legal(mv));
+    }
+}
+
+fn check_refusals<G: Game>(pos: &G, pool: &[G::Move]) {
+    let legal = pos.legal_moves();
+    let over = pos.is_over();
+    for &mv in pool {
+        if legal.contains(&mv) {
+            continue;
+        }
+        let mut copy = pos.clone();
+        let refused = copy.play(mv);
+        assert!(refused.is_err(), "play accepts illegal move {mv} in {pos}");
+        if over {
+            assert!(
+                matches!(refused, Err(IllegalMoveError::GameOver { .. })),
+                "a finished game must refuse {mv} as game over in {pos}"
+            );
+        }
+        assert!(copy == *pos, "a refused move {mv} changed the position {pos}");
+        if let Ok(other) = pos.parse_move(&mv.to_string()) {
+            assert!(legal.contains(&other), "{mv} parses to an illegal move in {pos}");
+        }
+    }
+}
+
+fn check_text<G: Game>(pos: &G) {
+    let text = pos.to_string();
+    let back = match G::from_text(&text, Game::variant(pos)) {
+        Ok(back) => back,
+        Err(e) => panic!("position text {text:?} does not read back: {e}"),
+    };
+    assert!(back == *pos, "position text {text:?} reads back as another position {back}");
+    assert_eq!(back.hash(), pos.hash(), "hash changes over a text round trip of {text}");
+    assert_eq!(pos.hash(), pos.hash_from_scratch(), "hash differs from scratch in {text}");
+    assert!(!format!("{pos:#}").is_empty(), "empty board picture for {text}");
+}
+
+fn check_perft<G: Game>(pos: &G) {
+    let moves = pos.legal_moves();
+    assert_eq!(perft(pos, 1), moves.len() as u64, "perft(1) is not the move count in {pos}");
+    assert_eq!(perft(pos, 0), 1);
+    let two = perft(pos, 2);
+    assert_eq!(pos.perft(2), two, "the game's perft(2) disagrees with the generic one in {pos}");
+    let divided: u64 = perft_divide(pos, 2).iter().map(|&(_, n)| n).sum();
+    assert_eq!(divided, two, "perft_divide(2) does not add up in {pos}");
+}
+
+fn mutate(text: &str, rng: &mut Rng) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    for _ in 0..=rng.below(3) {
+        let at = rng.below(chars.len() + 1);
+        let noise = NOISE[rng.below(NOISE.len())];
+        match rng.below(5) {
+            0 => chars.truncate(at),
+            1 => chars.insert(at, noise),
+            2 if at < chars.len() => {
+                chars.remove(at);
+            }
+            3 if at < chars.len() => chars[at] = noise,
+            _ => {
+                let copy: Vec<char> = chars[at..].to_vec();
+                chars.extend(copy);
+            }
+        }
+    }
+    chars.into_iter().collect()
+}
+
+fn fuzz_position_text<G: Game>(pos: &G, rng: &mut Rng) {
+    let text = pos.to_string();
+    for _ in 0..20 {
+        let bad = mutate(&text, rng);
+        if let Ok(parsed) = G::from_text(&bad, Game::variant(pos)) {
+            let again = parsed.to_string();
+            match G::from_text(&again, Game::variant(pos)) {
+                Ok(back) => {
+                    assert!(back == parsed, "{bad:?} reads as {again:?}, which reads differently")
+                }
+                Err(e) => panic!("{bad:?} is accepted but its text {again:?} is not: {e}"),
+            }
+            assert_eq!(
+                parsed.legal_moves().is_empty(),
+                parsed.is_over(),
+                "accepted position {again:?} breaks the end contract"
+            );
+        }
+    }
+    for garbage in ["", " ", "\0", "-", "/", "////////", "x", "ЖЖЖ", "99999999999999999999"] {
+        let _ = G::from_text(garbage, Game::variant(pos));
+    }
+}
+
+fn fuzz_move_text<G: Game>(pos: &G, rng: &mut Rng) {
+    let legal = pos.legal_moves();
+    let mut texts: Vec<String> = legal.iter().take(8).map(ToString::to_string).collect();
+    texts.extend(
+        ["", "-", ":", "a1-", "-a1", "a0-a1", "z9-z9", "pass", "@", "Ж", "a1xx"].map(String::from),
+    );
+    for base in texts {
+        for _ in 0..6 {
+            let bad = mutate(&base, rng);
+            if let Ok(mv) = pos.parse_move(&bad) {
+                assert!(legal.contains(&mv), "{bad:?} parses to illegal move {mv} in {pos}");
+            }
+        }
+    }
+}

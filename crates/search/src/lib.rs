@@ -1,0 +1,21 @@
+//! Game-agnostic players over [`board_core::Game`]: uniform random, MCTS
+//! (UCT with random playouts) and alpha-beta (negamax, iterative deepening,
+//! transposition table, move ordering) using the game's
+//! [`board_core::Evaluate`].
+//!
+//! All are deterministic for a given seed and node or depth limit; all stop
+//! promptly when their stop flag is raised. [`SearchGame`] and [`GameEntry`]
+//! put them behind the dynamic layer for binaries that choose the game at run
+//! time.
+
+mod alphabeta;
+mod dynamic;
+mod limits;
+mod mcts;
+mod random;
+
+pub use alphabeta::{AlphaBeta, MAX_DEPTH};
+pub use dynamic::{EngineKind, GameEntry, SearchGame, Think, UnknownEngine, find_game};
+pub use limits::{Info, Limits, Score};
+pub use mcts::Mcts;
+pub use random::random_move;

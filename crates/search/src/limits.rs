@@ -1,0 +1,131 @@
+//! What a search may spend, and what it reports.
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Limits of one search; the search stops at the first one reached (or when
+/// its stop flag is raised). No limit at all means "until stopped" for MCTS
+/// and "to the maximum depth" for alpha-beta.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Alpha-beta: the deepest iteration, in plies.
+    pub depth: Option<u32>,
+    /// Nodes (alpha-beta) or iterations (MCTS).
+    pub nodes: Option<u64>,
+    /// Wall-clock time.
+    pub time: Option<Duration>,
+}
+
+impl Limits {
+    /// Only a depth limit.
+    pub fn depth(depth: u32) -> Self {
+        Limits { depth: Some(depth), ..Limits::default() }
+    }
+
+    /// Only a node (or iteration) limit.
+    pub fn nodes(nodes: u64) -> Self {
+        Limits { nodes: Some(nodes), ..Limits::default() }
+    }
+
+    /// Only a time limit.
+    pub fn time(time: Duration) -> Self {
+        Limits { time: Some(time), ..Limits::default() }
+    }
+}
+
+/// A search's value of the position for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Heuristic value, in hundredths of a piece.
+    Cp(i32),
+    /// A proven win in this many plies.
+    Win(u32),
+    /// A proven loss in this many plies.
+    Loss(u32),
+}
+
+/// `cp <n>`, `win <plies>` or `loss <plies>`, as on a protocol `info` line.
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(cp) => write!(f, "cp {cp}"),
+            Score::Win(plies) => write!(f, "win {plies}"),
+            Score::Loss(plies) => write!(f, "loss {plies}"),
+        }
+    }
+}
+
+/// Progress and result of a search: what a UCI-style `info` line carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Info<M> {
+    /// Completed depth (alpha-beta) or the depth of the deepest tree node (MCTS).
+    pub depth: u32,
+    /// The deepest ply reached.
+    pub seldepth: u32,
+    /// The value for the side to move.
+    pub score: Score,
+    /// Nodes searched (MCTS: iterations).
+    pub nodes: u64,
+    /// Time spent.
+    pub time: Duration,
+    /// The principal variation, best move first.
+    pub pv: Vec<M>,
+}
+
+impl<M> Info<M> {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        let micros = self.time.as_micros().max(1);
+        u64::try_from(u128::from(self.nodes) * 1_000_000 / micros).unwrap_or(u64::MAX)
+    }
+
+    /// The same info with the moves converted (e.g. to text).
+    pub fn map_moves<N>(&self, f: impl FnMut(&M) -> N) -> Info<N> {
+        Info {
+            depth: self.depth,
+            seldepth: self.seldepth,
+            score: self.score,
+            nodes: self.nodes,
+            time: self.time,
+            pv: self.pv.iter().map(f).collect(),
+        }
+    }
+}
+
+/// The clock side of a search: start time, limits and the stop flag.
+pub(crate) struct Clock<'a> {
+    start: Instant,
+    limits: Limits,
+    stop: &'a AtomicBool,
+    stopped: bool,
+}
+
+impl<'a> Clock<'a> {
+    pub(crate) fn new(limits: Limits, stop: &'a AtomicBool) -> Self {
+        Clock { start: Instant::now(), limits, stop, stopped: false }
+    }
+
+    pub(crate) fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Whether the search must stop now, given the nodes spent so far. Looks
+    /// at the time and the flag only every 1024 nodes, so call it per node.
+    pub(crate) fn must_stop(&mut self, nodes: u64) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.limits.nodes.is_some_and(|limit| nodes >= limit) {
+            self.stopped = true;
+        } else if nodes.is_multiple_of(1024) {
+            self.stopped = self.stop.load(Ordering::Relaxed)
+                || self.limits.time.is_some_and(|t| self.start.elapsed() >= t);
+        }
+        self.stopped
+    }
+
+    pub(crate) fn stopped(&self) -> bool {
+        self.stopped
+    }
+}

@@ -1,0 +1,170 @@
+//! The searchers on tic-tac-toe positions whose values are known.
+
+mod tictactoe;
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use board_core::{Game, Rng, testkit::Conformance};
+use search::{AlphaBeta, EngineKind, Info, Limits, Mcts, Score, SearchGame, Think, random_move};
+use tictactoe::{Cell, TicTacToe, pos};
+
+fn alphabeta(p: &TicTacToe, depth: u32) -> (Option<Cell>, Info<Cell>) {
+    AlphaBeta::new(1).search(p, Limits::depth(depth), &AtomicBool::new(false), &mut |_| {})
+}
+
+#[test]
+fn test_game_is_conformant() {
+    Conformance::<TicTacToe>::new().run();
+}
+
+#[test]
+fn alphabeta_solves_the_empty_board_as_a_draw() {
+    let (best, info) = alphabeta(&TicTacToe::default_start(), 9);
+    assert!(best.is_some());
+    assert_eq!(info.score, Score::Cp(0));
+    assert_eq!(info.depth, 9);
+}
+
+#[test]
+fn alphabeta_takes_a_win_in_one() {
+    // x x . / o o . / . . .  x to move: c2 wins at once.
+    let (best, info) = alphabeta(&pos("xx.oo.... x"), 9);
+    assert_eq!(best, Some(Cell(2)));
+    assert_eq!(info.score, Score::Win(1));
+    assert_eq!(info.pv, vec![Cell(2)]);
+}
+
+#[test]
+fn alphabeta_finds_a_fork_and_sees_a_lost_position() {
+    // x to move: c4 threatens c0-c4-c8 and c2-c4-c6 at once and wins in 3 plies.
+    let (best, info) = alphabeta(&pos("x.xo...o. x"), 9);
+    assert_eq!(info.score, Score::Win(1), "c1 wins at once");
+    assert_eq!(best, Some(Cell(1)));
+    let (best, info) = alphabeta(&pos("x...o...x o"), 9);
+    assert_eq!(info.score, Score::Cp(0), "o holds the draw with an edge move");
+    assert!(best.is_some_and(|c| [1, 3, 5, 7].contains(&c.0)), "{best:?}");
+    // o to move cannot stop both x threats (c2 and c6 complete lines).
+    let (_, info) = alphabeta(&pos("xx.xo.... o"), 9);
+    assert_eq!(info.score, Score::Loss(2));
+}
+
+#[test]
+fn alphabeta_blocks_a_threat() {
+    // x threatens c0-c1-c2; o must take c2.
+    let (best, _) = alphabeta(&pos("xx..o.... o"), 9);
+    assert_eq!(best, Some(Cell(2)));
+}
+
+#[test]
+fn alphabeta_respects_node_limits_and_the_stop_flag() {
+    let start = TicTacToe::default_start();
+    let (best, info) =
+        AlphaBeta::new(1).search(&start, Limits::nodes(50), &AtomicBool::new(false), &mut |_| {});
+    assert!(best.is_some_and(|mv| start.is_legal(mv)));
+    assert!(info.nodes <= 50, "{} nodes", info.nodes);
+    let (best, _) =
+        AlphaBeta::new(1).search(&start, Limits::default(), &AtomicBool::new(true), &mut |_| {});
+    assert!(best.is_some_and(|mv| start.is_legal(mv)));
+}
+
+#[test]
+fn alphabeta_reports_each_depth_with_a_pv() {
+    let mut depths = Vec::new();
+    AlphaBeta::new(1).search(
+        &TicTacToe::default_start(),
+        Limits::depth(4),
+        &AtomicBool::new(false),
+        &mut |info| {
+            assert!(!info.pv.is_empty());
+            depths.push(info.depth);
+        },
+    );
+    assert_eq!(depths, vec![1, 2, 3, 4]);
+}
+
+#[test]
+fn finished_positions_have_no_best_move() {
+    let over = pos("xxxoo.... o");
+    assert_eq!(alphabeta(&over, 3).0, None);
+    let stop = AtomicBool::new(false);
+    assert_eq!(Mcts::new(1).search(&over, Limits::nodes(10), &stop, &mut |_| {}).0, None);
+    assert_eq!(random_move(&over, &mut Rng::new(1)), None);
+}
+
+#[test]
+fn mcts_finds_the_win_and_the_block() {
+    let stop = AtomicBool::new(false);
+    let (best, _) =
+        Mcts::new(7).search(&pos("xx.oo.... x"), Limits::nodes(3000), &stop, &mut |_| {});
+    assert_eq!(best, Some(Cell(2)));
+    let (best, _) =
+        Mcts::new(7).search(&pos("xx..o.... o"), Limits::nodes(3000), &stop, &mut |_| {});
+    assert_eq!(best, Some(Cell(2)));
+}
+
+#[test]
+fn mcts_is_deterministic_for_a_seed_and_counts_iterations() {
+    let stop = AtomicBool::new(false);
+    let start = TicTacToe::default_start();
+    let a = Mcts::new(5).search(&start, Limits::nodes(500), &stop, &mut |_| {});
+    let b = Mcts::new(5).search(&start, Limits::nodes(500), &stop, &mut |_| {});
+    assert_eq!(a.0, b.0);
+    assert_eq!(a.1.pv, b.1.pv);
+    assert_eq!(a.1.nodes, 500);
+}
+
+#[test]
+fn mcts_stops_on_time_and_on_the_flag() {
+    let start = TicTacToe::default_start();
+    let (best, info) = Mcts::new(1).search(
+        &start,
+        Limits::time(Duration::from_millis(50)),
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    assert!(best.is_some());
+    assert!(info.time < Duration::from_secs(5));
+    let (best, _) =
+        Mcts::new(1).search(&start, Limits::default(), &AtomicBool::new(true), &mut |_| {});
+    assert!(best.is_some(), "even a search stopped at once names a move");
+}
+
+#[test]
+fn random_player_is_uniform_enough_and_seeded() {
+    let start = TicTacToe::default_start();
+    let mut seen = [0u32; 9];
+    let mut rng = Rng::new(11);
+    for _ in 0..900 {
+        let mv = random_move(&start, &mut rng).expect("a move");
+        seen[mv.0 as usize] += 1;
+    }
+    assert!(seen.iter().all(|&n| (50..150).contains(&n)), "{seen:?}");
+    assert_eq!(random_move(&start, &mut Rng::new(3)), random_move(&start, &mut Rng::new(3)));
+}
+
+#[test]
+fn dynamic_think_returns_legal_move_text() {
+    let p: Box<dyn SearchGame> = Box::new(pos("xx.oo.... x"));
+    for engine in EngineKind::ALL {
+        let limits = Limits { depth: Some(3), nodes: Some(2000), time: None };
+        let think = Think { engine, limits, ..Think::default() };
+        let mut infos = 0;
+        let (best, info) = p.think(&think, &AtomicBool::new(false), &mut |_| infos += 1);
+        let best = best.expect("a move");
+        assert!(p.legal_move_texts().contains(&best), "{engine}: {best}");
+        assert!(infos >= 1, "{engine} reported nothing");
+        if engine != EngineKind::Random {
+            assert_eq!(best, "c2", "{engine}");
+            assert_eq!(info.pv.first(), Some(&best));
+        }
+    }
+}
+
+#[test]
+fn engine_kinds_parse_by_name() {
+    assert_eq!("MCTS".parse(), Ok(EngineKind::Mcts));
+    assert_eq!("alphabeta".parse(), Ok(EngineKind::AlphaBeta));
+    let err = "minimax".parse::<EngineKind>().unwrap_err();
+    assert!(err.to_string().contains("minimax"));
+}

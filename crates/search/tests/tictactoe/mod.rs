@@ -1,0 +1,159 @@
+//! Tic-tac-toe: a complete tiny game to test the searchers on positions whose
+//! values are known.
+
+use std::fmt;
+use std::str::FromStr;
+
+use board_core::{
+    ByPlayer, Evaluate, Game, IllegalMoveError, MoveSyntaxError, Outcome, Player, PositionError,
+    UnknownVariant, zobrist_keys,
+};
+
+const KEYS: [u64; 19] = zobrist_keys(3);
+const LINES: [[usize; 3]; 8] =
+    [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
+
+/// Cells 0..9 from the top left, row by row; moves are written `c0`..`c8`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Cell(pub u8);
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "c{}", self.0)
+    }
+}
+
+impl FromStr for Cell {
+    type Err = MoveSyntaxError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.strip_prefix('c').and_then(|d| d.parse::<u8>().ok()) {
+            Some(n) if n < 9 => Ok(Cell(n)),
+            _ => Err(MoveSyntaxError::new(s, "expected c0..c8")),
+        }
+    }
+}
+
+/// Position text: nine characters `x`, `o` or `.`, then ` x` or ` o`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TicTacToe {
+    cells: [Option<Player>; 9],
+    turn: Player,
+}
+
+pub struct Setup(TicTacToe);
+
+impl FromStr for Setup {
+    type Err = PositionError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (board, turn) =
+            s.split_once(' ').ok_or_else(|| PositionError::new("no side to move"))?;
+        let mut cells = [None; 9];
+        if board.chars().count() != 9 {
+            return Err(PositionError::new("expected 9 cells"));
+        }
+        for (cell, c) in cells.iter_mut().zip(board.chars()) {
+            *cell = match c {
+                'x' => Some(Player::First),
+                'o' => Some(Player::Second),
+                '.' => None,
+                _ => return Err(PositionError::new(format!("bad cell '{c}'"))),
+            };
+        }
+        let turn = match turn {
+            "x" => Player::First,
+            "o" => Player::Second,
+            _ => return Err(PositionError::new("side to move must be x or o")),
+        };
+        Ok(Setup(TicTacToe { cells, turn }))
+    }
+}
+
+impl TicTacToe {
+    fn winner(&self) -> Option<Player> {
+        LINES.iter().find_map(|l| {
+            let a = self.cells[l[0]]?;
+            (self.cells[l[1]] == Some(a) && self.cells[l[2]] == Some(a)).then_some(a)
+        })
+    }
+}
+
+impl fmt::Display for TicTacToe {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for c in self.cells {
+            f.write_str(match c {
+                Some(Player::First) => "x",
+                Some(Player::Second) => "o",
+                None => ".",
+            })?;
+        }
+        f.write_str(if self.turn == Player::First { " x" } else { " o" })
+    }
+}
+
+impl Game for TicTacToe {
+    type Move = Cell;
+    type MoveText = Cell;
+    type Setup = Setup;
+    const NAME: &'static str = "tictactoe";
+    const VARIANTS: &'static [&'static str] = &["standard"];
+    const PLAYER_NAMES: ByPlayer<&'static str> = ByPlayer::new("X", "O");
+
+    fn start(variant: &str) -> Result<Self, UnknownVariant> {
+        Self::variant_named(variant)?;
+        Ok(TicTacToe { cells: [None; 9], turn: Player::First })
+    }
+    fn from_setup(setup: Setup, variant: &str) -> Result<Self, PositionError> {
+        Self::variant_named(variant)?;
+        Ok(setup.0)
+    }
+    fn variant(&self) -> &'static str {
+        "standard"
+    }
+    fn side_to_move(&self) -> Player {
+        self.turn
+    }
+    fn generate_moves(&self, moves: &mut Vec<Cell>) {
+        if self.outcome().is_none() {
+            moves.extend((0..9).filter(|&i| self.cells[i as usize].is_none()).map(Cell));
+        }
+    }
+    fn play_unchecked(&mut self, mv: Cell) {
+        self.cells[mv.0 as usize] = Some(self.turn);
+        self.turn = self.turn.other();
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(w) = self.winner() {
+            Some(Outcome::win(w, "three in a row"))
+        } else if self.cells.iter().all(Option::is_some) {
+            Some(Outcome::draw("board full"))
+        } else {
+            None
+        }
+    }
+    fn hash(&self) -> u64 {
+        let mut h = if self.turn == Player::Second { KEYS[18] } else { 0 };
+        for (i, c) in self.cells.iter().enumerate() {
+            if let Some(p) = c {
+                h ^= KEYS[i * 2 + p.index()];
+            }
+        }
+        h
+    }
+    fn resolve_move(&self, text: &Cell) -> Result<Cell, IllegalMoveError> {
+        if self.is_legal(*text) {
+            Ok(*text)
+        } else {
+            Err(IllegalMoveError::not_legal(text.to_string(), "cell taken"))
+        }
+    }
+}
+
+impl Evaluate for TicTacToe {
+    fn evaluate(&self) -> i32 {
+        0
+    }
+}
+
+pub fn pos(text: &str) -> TicTacToe {
+    TicTacToe::from_text(text, "standard").expect("test position")
+}

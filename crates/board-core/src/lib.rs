@@ -11,7 +11,8 @@
 //! - [`DynGame`]: any game behind one object-safe trait, text at the boundary.
 //! - [`Rng`] and [`zobrist_keys`]: seeded randomness without dependencies.
 //! - [`coords`]: square names on rectangular boards.
-//! - `testkit` (feature `testkit`): the conformance suite every game runs.
+//! - `testkit` (feature `testkit`): the conformance suite every game runs, and
+//!   `tictactoe`, a tiny complete game for testing generic code.
 //!
 //! Player [`Player::First`] is always the side that moves first from the
 //! game's normal start; results are written from its side (`1-0`: it won).
@@ -27,6 +28,8 @@ pub mod coords;
 pub mod perft;
 #[cfg(feature = "testkit")]
 pub mod testkit;
+#[cfg(feature = "testkit")]
+pub mod tictactoe;
 
 pub use dynamic::DynGame;
 pub use error::{IllegalMoveError, MoveError, MoveSyntaxError, PositionError, UnknownVariant};

@@ -1,13 +1,11 @@
 //! The searchers on tic-tac-toe positions whose values are known.
 
-mod tictactoe;
-
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use board_core::tictactoe::{Cell, TicTacToe, pos};
 use board_core::{Game, Rng, testkit::Conformance};
 use search::{AlphaBeta, EngineKind, Info, Limits, Mcts, Score, SearchGame, Think, random_move};
-use tictactoe::{Cell, TicTacToe, pos};
 
 fn alphabeta(p: &TicTacToe, depth: u32) -> (Option<Cell>, Info<Cell>) {
     AlphaBeta::new(1).search(p, Limits::depth(depth), &AtomicBool::new(false), &mut |_| {})

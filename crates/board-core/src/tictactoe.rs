@@ -1,10 +1,10 @@
-//! Tic-tac-toe: a complete tiny game to test the searchers on positions whose
-//! values are known.
+//! Tic-tac-toe: a complete tiny game for testing generic code (searchers,
+//! protocol loops) on positions whose values are known. Feature `testkit`.
 
 use std::fmt;
 use std::str::FromStr;
 
-use board_core::{
+use crate::{
     ByPlayer, Evaluate, Game, IllegalMoveError, MoveSyntaxError, Outcome, Player, PositionError,
     UnknownVariant, zobrist_keys,
 };
@@ -40,6 +40,8 @@ pub struct TicTacToe {
     turn: Player,
 }
 
+/// A parsed tic-tac-toe position.
+#[derive(Debug)]
 pub struct Setup(TicTacToe);
 
 impl FromStr for Setup {
@@ -149,11 +151,19 @@ impl Game for TicTacToe {
 }
 
 impl Evaluate for TicTacToe {
+    /// No heuristic: only proven results count.
     fn evaluate(&self) -> i32 {
         0
     }
 }
 
+/// The position of `text`.
+///
+/// # Panics
+/// If `text` is not a valid position: for tests.
 pub fn pos(text: &str) -> TicTacToe {
-    TicTacToe::from_text(text, "standard").expect("test position")
+    match TicTacToe::from_text(text, "standard") {
+        Ok(p) => p,
+        Err(e) => panic!("test position {text:?}: {e}"),
+    }
 }

@@ -1,0 +1,33 @@
+//! The Igroteka engine protocol: UGI (the Universal Game Interface, UCI for
+//! any two-player game) with the good habits of the Hub protocol — unknown
+//! tokens are ignored, bad input is answered with `info string error: ...`
+//! and the engine never stops.
+//!
+//! - [`GuiMessage`] and [`EngineMessage`]: one type per direction, read with
+//!   `FromStr` and written with `Display` (pure, round-trip tested).
+//! - [`run_engine`]: the engine loop over any reader and writer, for any game
+//!   of a [`search::GameEntry`] registry. Searches run on their own thread, so
+//!   `stop`, `isready` and `quit` are answered while one runs.
+//!
+//! The wire format, every command and option, and the edge rules are described
+//! for GUI authors in `docs/protocol.md`.
+//!
+//! ```
+//! use protocol::{EngineMessage, GuiMessage};
+//! assert_eq!("isready".parse::<GuiMessage>(), Ok(GuiMessage::IsReady));
+//! assert_eq!(EngineMessage::ReadyOk.to_string(), "readyok");
+//! ```
+
+mod clock;
+mod engine;
+mod error;
+mod gui;
+mod options;
+mod referee;
+mod run;
+
+pub use clock::time_budget;
+pub use engine::{Count, EngineMessage, OptionDecl, OptionKind, SearchInfo};
+pub use error::ParseError;
+pub use gui::{Go, GuiMessage, PositionBase, Query};
+pub use run::{EngineSettings, run_engine};

@@ -1,0 +1,189 @@
+//! The engine's options: their declarations and how `setoption` changes them.
+
+use std::time::Duration;
+
+use search::{EngineKind, GameEntry, Think, find_game};
+
+use crate::{OptionDecl, OptionKind};
+
+/// An integer option: name, default and range.
+struct Spin {
+    name: &'static str,
+    default: i64,
+    min: i64,
+    max: i64,
+}
+
+const HASH: Spin = Spin { name: "Hash", default: 16, min: 1, max: 1024 };
+const THREADS: Spin = Spin { name: "Threads", default: 1, min: 1, max: 256 };
+const SEED: Spin = Spin { name: "Seed", default: 0, min: 0, max: 2_147_483_647 };
+const MOVE_OVERHEAD: Spin = Spin { name: "MoveOverhead", default: 50, min: 0, max: 10_000 };
+const MAX_PLIES: Spin = Spin { name: "MaxPlies", default: 0, min: 0, max: 1_000_000 };
+
+/// The names of every option, in declaration order.
+const NAMES: [&str; 8] =
+    ["Game", "Variant", "Engine", "Hash", "Threads", "Seed", "MoveOverhead", "MaxPlies"];
+
+/// The current value of every option.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Options {
+    pub(crate) game: &'static GameEntry,
+    pub(crate) variant: &'static str,
+    pub(crate) engine: EngineKind,
+    pub(crate) hash_mb: usize,
+    pub(crate) seed: u64,
+    pub(crate) move_overhead: Duration,
+    /// Moves after the base position at which the game is adjudicated; 0 = off.
+    pub(crate) max_plies: u32,
+}
+
+/// What a successful `setoption` changed beyond the value itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Effect {
+    /// Nothing else.
+    None,
+    /// The game or variant changed: the position goes back to its start.
+    NewGame,
+    /// Accepted, with a note for the GUI.
+    Note(String),
+}
+
+impl Options {
+    pub(crate) fn new(game: &'static GameEntry, variant: &'static str) -> Self {
+        let ms = |spin: &Spin| u64::try_from(spin.default).unwrap_or(0);
+        Options {
+            game,
+            variant,
+            engine: EngineKind::default(),
+            hash_mb: usize::try_from(HASH.default).unwrap_or(1),
+            seed: ms(&SEED),
+            move_overhead: Duration::from_millis(ms(&MOVE_OVERHEAD)),
+            max_plies: 0,
+        }
+    }
+
+    /// How to think, given the limits.
+    pub(crate) fn think(&self, limits: search::Limits) -> Think {
+        Think { engine: self.engine, limits, seed: self.seed, hash_mb: self.hash_mb }
+    }
+
+    /// The `option` lines of the answer to `ugi`.
+    pub(crate) fn declarations(&self, games: &[GameEntry]) -> Vec<OptionDecl> {
+        let mut variants: Vec<String> = Vec::new();
+        for variant in games.iter().flat_map(|g| g.variants) {
+            if !variants.iter().any(|v| v == variant) {
+                variants.push((*variant).to_owned());
+            }
+        }
+        let combo = |name: &str, default: &str, vars: Vec<String>| OptionDecl {
+            name: name.to_owned(),
+            kind: OptionKind::Combo { default: default.to_owned(), vars },
+        };
+        let spin = |spin: &Spin, default: i64| OptionDecl {
+            name: spin.name.to_owned(),
+            kind: OptionKind::Spin { default, min: spin.min, max: spin.max },
+        };
+        let ms = |d: Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
+        vec![
+            combo("Game", self.game.name, games.iter().map(|g| g.name.to_owned()).collect()),
+            combo("Variant", self.variant, variants),
+            combo(
+                "Engine",
+                self.engine.name(),
+                EngineKind::ALL.iter().map(|k| k.name().to_owned()).collect(),
+            ),
+            spin(&HASH, i64::try_from(self.hash_mb).unwrap_or(i64::MAX)),
+            spin(&THREADS, THREADS.default),
+            spin(&SEED, i64::try_from(self.seed).unwrap_or(i64::MAX)),
+            spin(&MOVE_OVERHEAD, ms(self.move_overhead)),
+            spin(&MAX_PLIES, i64::from(self.max_plies)),
+        ]
+    }
+
+    /// Applies `setoption name <name> value <value>`; the name is matched
+    /// case-insensitively.
+    ///
+    /// # Errors
+    /// A message for an unknown option or a bad value; nothing changes then.
+    pub(crate) fn set(
+        &mut self,
+        games: &'static [GameEntry],
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<Effect, String> {
+        let Some(canonical) = NAMES.iter().find(|n| n.eq_ignore_ascii_case(name.trim())) else {
+            return Err(format!("unknown option '{name}' (options: {})", NAMES.join(", ")));
+        };
+        let value = value.map(str::trim).unwrap_or_default();
+        match *canonical {
+            "Game" => {
+                let game = find_game(games, value).ok_or_else(|| {
+                    let names: Vec<&str> = games.iter().map(|g| g.name).collect();
+                    format!("Game: unknown game '{value}' (games: {})", names.join(", "))
+                })?;
+                self.game = game;
+                self.variant = game.default_variant();
+                Ok(Effect::NewGame)
+            }
+            "Variant" => {
+                self.variant = variant_of(self.game, value)?;
+                Ok(Effect::NewGame)
+            }
+            "Engine" => {
+                self.engine = value.parse().map_err(|e| format!("Engine: {e}"))?;
+                Ok(Effect::None)
+            }
+            "Hash" => {
+                self.hash_mb = spin_value(&HASH, value)?;
+                Ok(Effect::None)
+            }
+            "Threads" => {
+                let threads: u32 = spin_value(&THREADS, value)?;
+                Ok(Effect::Note(format!(
+                    "Threads {threads} accepted; the search is single-threaded and uses 1 thread"
+                )))
+            }
+            "Seed" => {
+                self.seed = spin_value(&SEED, value)?;
+                Ok(Effect::None)
+            }
+            "MoveOverhead" => {
+                self.move_overhead = Duration::from_millis(spin_value(&MOVE_OVERHEAD, value)?);
+                Ok(Effect::None)
+            }
+            _ => {
+                // The last name left: MaxPlies.
+                self.max_plies = spin_value(&MAX_PLIES, value)?;
+                Ok(Effect::None)
+            }
+        }
+    }
+}
+
+/// The canonical name of `name` among the variants of `game` (case-insensitive).
+///
+/// # Errors
+/// A message listing the game's variants.
+pub(crate) fn variant_of(game: &GameEntry, name: &str) -> Result<&'static str, String> {
+    game.variants.iter().find(|v| v.eq_ignore_ascii_case(name.trim())).copied().ok_or_else(|| {
+        format!(
+            "Variant: {} has no variant '{name}' (variants: {})",
+            game.name,
+            game.variants.join(", ")
+        )
+    })
+}
+
+fn spin_value<T: TryFrom<i64>>(spin: &Spin, text: &str) -> Result<T, String> {
+    let bad = || {
+        format!(
+            "{}: bad value '{text}' (expected an integer from {} to {})",
+            spin.name, spin.min, spin.max
+        )
+    };
+    let n: i64 = text.parse().map_err(|_| bad())?;
+    if !(spin.min..=spin.max).contains(&n) {
+        return Err(bad());
+    }
+    T::try_from(n).map_err(|_| bad())
+}

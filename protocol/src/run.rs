@@ -1,0 +1,432 @@
+//! The engine loop: reads commands, answers them, runs searches on a thread.
+
+use std::io::{self, BufRead, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use board_core::{Outcome, Player, Rng};
+use search::{EngineKind, GameEntry, Limits, SearchGame, Think, find_game};
+
+use crate::options::{Effect, Options, variant_of};
+use crate::referee::{Referee, p_name};
+use crate::{Count, EngineMessage, Go, GuiMessage, Query, SearchInfo, time_budget};
+
+/// The default depth of `bench`.
+const BENCH_DEPTH: u32 = 5;
+/// The deepest `bench` and `perft` accepted.
+const MAX_COUNT_DEPTH: u32 = 64;
+/// Random-play plies from each start to the extra `bench` positions.
+const BENCH_PLIES: [u32; 3] = [8, 16, 24];
+/// Seeds the random play of the `bench` positions.
+const BENCH_SEED: u64 = 2024;
+/// `bench` uses its own table size so `Hash` cannot change its node count.
+const BENCH_HASH_MB: usize = 16;
+
+/// How the engine starts: the game (and variant) it plays until the GUI sets
+/// the `Game` or `Variant` option, and how it names itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSettings {
+    /// The game's name (case-insensitive); empty means the first registered game.
+    pub game: String,
+    /// The variant; `None` means the game's default variant.
+    pub variant: Option<String>,
+    /// Sent as `id name`.
+    pub name: String,
+    /// Sent as `id author`.
+    pub author: String,
+}
+
+impl Default for EngineSettings {
+    /// The first registered game in its default variant, named "Igroteka".
+    fn default() -> Self {
+        EngineSettings {
+            game: String::new(),
+            variant: None,
+            name: format!("Igroteka {}", env!("CARGO_PKG_VERSION")),
+            author: "Igroteka developers".to_owned(),
+        }
+    }
+}
+
+/// Runs the engine: reads commands from `input` until `quit` or the end of
+/// input, writes the answers to `output`. A search runs on its own thread, so
+/// `stop`, `isready` and `quit` are answered while it runs; at the end any
+/// search is stopped and its `bestmove` written before this returns.
+///
+/// Bad lines are answered with `info string error: ...` and the loop goes on.
+///
+/// # Errors
+/// An unknown game or variant in `settings` (or an empty `games`), and errors
+/// reading `input` or writing `output`.
+pub fn run_engine<R: BufRead + Send + 'static, W: Write + Send + 'static>(
+    games: &'static [GameEntry],
+    settings: EngineSettings,
+    input: R,
+    output: W,
+) -> io::Result<()> {
+    let mut engine = Engine::new(games, settings, Output(Arc::new(Mutex::new(output))))
+        .map_err(|message| io::Error::new(io::ErrorKind::InvalidInput, message))?;
+    let result = engine.read(input);
+    let finished = engine.finish_search();
+    result.and(finished)
+}
+
+/// The output, shared with the search thread; one whole line at a time.
+struct Output<W>(Arc<Mutex<W>>);
+
+impl<W> Clone for Output<W> {
+    fn clone(&self) -> Self {
+        Output(Arc::clone(&self.0))
+    }
+}
+
+impl<W: Write> Output<W> {
+    fn send(&self, msg: &EngineMessage) -> io::Result<()> {
+        let mut out = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        writeln!(out, "{msg}")?;
+        out.flush()
+    }
+
+    fn note(&self, text: impl Into<String>) -> io::Result<()> {
+        self.send(&EngineMessage::InfoString(text.into()))
+    }
+
+    fn error(&self, text: impl std::fmt::Display) -> io::Result<()> {
+        self.note(format!("error: {text}"))
+    }
+}
+
+/// A running search.
+struct Search {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
+}
+
+struct Engine<W> {
+    games: &'static [GameEntry],
+    settings: EngineSettings,
+    options: Options,
+    referee: Referee,
+    out: Output<W>,
+    search: Option<Search>,
+}
+
+impl<W: Write + Send + 'static> Engine<W> {
+    fn new(
+        games: &'static [GameEntry],
+        settings: EngineSettings,
+        out: Output<W>,
+    ) -> Result<Self, String> {
+        let game = if settings.game.trim().is_empty() {
+            games.first().ok_or("no game is registered")?
+        } else {
+            find_game(games, &settings.game).ok_or_else(|| {
+                let names: Vec<&str> = games.iter().map(|g| g.name).collect();
+                format!("unknown game '{}' (games: {})", settings.game, names.join(", "))
+            })?
+        };
+        let variant = match &settings.variant {
+            Some(name) => variant_of(game, name)?,
+            None => game.default_variant(),
+        };
+        let referee = Referee::new(game, variant)?;
+        Ok(Engine {
+            games,
+            settings,
+            options: Options::new(game, variant),
+            referee,
+            out,
+            search: None,
+        })
+    }
+
+    fn read(&mut self, mut input: impl BufRead) -> io::Result<()> {
+        let mut buffer = Vec::new();
+        loop {
+            buffer.clear();
+            if input.read_until(b'\n', &mut buffer)? == 0 {
+                return Ok(());
+            }
+            let line = String::from_utf8_lossy(&buffer);
+            if line.trim().is_empty() {
+                continue;
+            }
+            match line.parse::<GuiMessage>() {
+                Ok(GuiMessage::Quit) => return Ok(()),
+                Ok(msg) => self.handle(msg)?,
+                Err(e) => self.out.error(e)?,
+            }
+        }
+    }
+
+    fn handle(&mut self, msg: GuiMessage) -> io::Result<()> {
+        match msg {
+            GuiMessage::Ugi => self.identify(EngineMessage::UgiOk),
+            GuiMessage::Uci => self.identify(EngineMessage::UciOk),
+            GuiMessage::IsReady => self.out.send(&EngineMessage::ReadyOk),
+            GuiMessage::SetOption { name, value } => {
+                match self.options.set(self.games, &name, value.as_deref()) {
+                    Ok(Effect::None) => Ok(()),
+                    Ok(Effect::Note(text)) => self.out.note(text),
+                    Ok(Effect::NewGame) => self.new_referee(),
+                    Err(e) => self.out.error(e),
+                }
+            }
+            GuiMessage::NewGame => {
+                self.referee.reset();
+                Ok(())
+            }
+            GuiMessage::Position { base, moves } => {
+                match self.referee.set_position(&base, &moves) {
+                    Ok(()) => Ok(()),
+                    Err(e) => self.out.error(e),
+                }
+            }
+            GuiMessage::Go(go) => self.go(&go),
+            GuiMessage::Stop => self.finish_search(),
+            GuiMessage::Quit => Ok(()),
+            GuiMessage::Query(query) => self.query(&query),
+            GuiMessage::Display => self.display(),
+            GuiMessage::Perft { depth } => self.perft(depth),
+            GuiMessage::Bench { depth } => self.bench(depth.unwrap_or(BENCH_DEPTH)),
+        }
+    }
+
+    fn identify(&self, ok: EngineMessage) -> io::Result<()> {
+        self.out.send(&EngineMessage::IdName(self.settings.name.clone()))?;
+        self.out.send(&EngineMessage::IdAuthor(self.settings.author.clone()))?;
+        for decl in self.options.declarations(self.games) {
+            self.out.send(&EngineMessage::Option(decl))?;
+        }
+        self.out.send(&ok)
+    }
+
+    fn new_referee(&mut self) -> io::Result<()> {
+        match Referee::new(self.options.game, self.options.variant) {
+            Ok(referee) => {
+                self.referee = referee;
+                Ok(())
+            }
+            Err(e) => self.out.error(e),
+        }
+    }
+
+    /// Stops the running search, if any, and waits for its `bestmove`.
+    fn finish_search(&mut self) -> io::Result<()> {
+        if let Some(search) = self.search.take() {
+            search.stop.store(true, Ordering::Release);
+            search.handle.thread().unpark();
+            if search.handle.join().is_err() {
+                return self.out.error("the search thread failed");
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a search is running (one that ended by itself is reaped).
+    fn searching(&mut self) -> io::Result<bool> {
+        if self.search.as_ref().is_some_and(|s| s.handle.is_finished()) {
+            self.finish_search()?;
+        }
+        Ok(self.search.is_some())
+    }
+
+    fn go(&mut self, go: &Go) -> io::Result<()> {
+        self.finish_search()?;
+        if self.referee.outcome(self.options.max_plies).is_some() {
+            return self.out.send(&EngineMessage::BestMove(None));
+        }
+        let position = self.referee.position().clone_search();
+        let limits = Limits {
+            depth: go.depth,
+            nodes: go.nodes,
+            time: time_budget(go, position.side_to_move(), self.options.move_overhead),
+        };
+        let think = self.options.think(limits);
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread_stop = Arc::clone(&stop);
+        let out = self.out.clone();
+        let infinite = go.infinite;
+        let spawned = thread::Builder::new()
+            .name("igroteka-search".to_owned())
+            .spawn(move || search_thread(position.as_ref(), &think, &thread_stop, infinite, &out));
+        match spawned {
+            Ok(handle) => {
+                self.search = Some(Search { stop, handle });
+                Ok(())
+            }
+            Err(e) => {
+                self.out.error(format!("cannot start the search ({e}); playing the first move"))?;
+                let first = self.referee.position().legal_move_texts().into_iter().next();
+                self.out.send(&EngineMessage::BestMove(first))
+            }
+        }
+    }
+
+    fn query(&self, query: &Query) -> io::Result<()> {
+        let outcome = self.referee.outcome(self.options.max_plies);
+        let position = self.referee.position();
+        let yes_no = |b: bool| if b { "true" } else { "false" }.to_owned();
+        let text = match query {
+            Query::GameOver => yes_no(outcome.is_some()),
+            Query::P1Turn => yes_no(position.side_to_move() == Player::First),
+            Query::Result => result_word(outcome).to_owned(),
+            Query::Score => match outcome.and_then(|end| end.score) {
+                Some(score) => format!("{} {}", score.first, score.second),
+                None => "none".to_owned(),
+            },
+            Query::Moves if outcome.is_some() => String::new(),
+            Query::Moves => position.legal_move_texts().join(" "),
+            Query::IsLegal(mv) => yes_no(outcome.is_none() && position.check_move(mv).is_ok()),
+            Query::Fen => position.position_text(),
+        };
+        self.out.send(&EngineMessage::Response(text))
+    }
+
+    fn display(&self) -> io::Result<()> {
+        let position = self.referee.position();
+        for line in position.board_text().lines() {
+            self.out.note(line)?;
+        }
+        self.out.note(format!("fen {}", position.position_text()))?;
+        let mover = position.side_to_move();
+        self.out.note(format!(
+            "game {} variant {} to move {} ({})",
+            position.name(),
+            position.variant(),
+            position.player_names()[mover],
+            p_name(mover)
+        ))?;
+        match self.referee.outcome(self.options.max_plies) {
+            Some(end) => self.out.note(format!("game over {end}")),
+            None => Ok(()),
+        }
+    }
+
+    fn perft(&mut self, depth: u32) -> io::Result<()> {
+        if self.busy()? {
+            return Ok(());
+        }
+        if !(1..=MAX_COUNT_DEPTH).contains(&depth) {
+            return self.out.error(format!("perft: depth must be from 1 to {MAX_COUNT_DEPTH}"));
+        }
+        let position = self.referee.position();
+        for d in 1..=depth {
+            let start = Instant::now();
+            let nodes = position.perft(d);
+            self.out.send(&EngineMessage::Perft(count(d, nodes, start.elapsed())))?;
+        }
+        Ok(())
+    }
+
+    fn bench(&mut self, depth: u32) -> io::Result<()> {
+        if self.busy()? {
+            return Ok(());
+        }
+        if !(1..=MAX_COUNT_DEPTH).contains(&depth) {
+            return self.out.error(format!("bench: depth must be from 1 to {MAX_COUNT_DEPTH}"));
+        }
+        let think = Think {
+            engine: EngineKind::AlphaBeta,
+            limits: Limits::depth(depth),
+            seed: 0,
+            hash_mb: BENCH_HASH_MB,
+        };
+        let never = AtomicBool::new(false);
+        let start = Instant::now();
+        let mut total = 0;
+        for (i, position) in bench_positions(self.options.game).iter().enumerate() {
+            let (_, info) = position.think(&think, &never, &mut |_| {});
+            total += info.nodes;
+            self.out.note(format!(
+                "bench position {} nodes {} fen {}",
+                i + 1,
+                info.nodes,
+                position.position_text()
+            ))?;
+        }
+        self.out.send(&EngineMessage::Bench(count(depth, total, start.elapsed())))
+    }
+
+    /// Refuses a long command while a search runs.
+    fn busy(&mut self) -> io::Result<bool> {
+        let busy = self.searching()?;
+        if busy {
+            self.out.error("a search is running; send stop first")?;
+        }
+        Ok(busy)
+    }
+}
+
+/// `p1win`, `p2win`, `draw` or `none`, as UGI's `query result` answers.
+fn result_word(outcome: Option<Outcome>) -> &'static str {
+    match outcome.map(|end| end.winner) {
+        Some(Some(Player::First)) => "p1win",
+        Some(Some(Player::Second)) => "p2win",
+        Some(None) => "draw",
+        None => "none",
+    }
+}
+
+fn count(depth: u32, nodes: u64, time: Duration) -> Count {
+    let micros = time.as_micros().max(1);
+    Count {
+        depth,
+        nodes,
+        time_ms: u64::try_from(time.as_millis()).unwrap_or(u64::MAX),
+        nps: u64::try_from(u128::from(nodes) * 1_000_000 / micros).unwrap_or(u64::MAX),
+    }
+}
+
+/// Each variant's start, and a few positions reached from it by seeded random
+/// play: the same list on every run.
+fn bench_positions(game: &GameEntry) -> Vec<Box<dyn SearchGame>> {
+    let mut positions = Vec::new();
+    let mut rng = Rng::new(BENCH_SEED);
+    for variant in game.variants {
+        let Ok(start) = game.start(variant) else { continue };
+        positions.push(start.clone());
+        for plies in BENCH_PLIES {
+            let mut position = start.clone();
+            for _ in 0..plies {
+                if position.play_random(&mut rng).is_none() {
+                    break;
+                }
+            }
+            if position.outcome().is_none() {
+                positions.push(position);
+            }
+        }
+    }
+    positions
+}
+
+/// Searches, reports, and writes exactly one `bestmove`; with `infinite`, not
+/// before `stop` is raised.
+fn search_thread<W: Write>(
+    position: &dyn SearchGame,
+    think: &Think,
+    stop: &AtomicBool,
+    infinite: bool,
+    out: &Output<W>,
+) {
+    let mut report = |info: &search::Info<String>| {
+        // A GUI that closed its end cannot be told anything: write errors are
+        // left to the input loop, which sees the end of input.
+        let _ = out.send(&EngineMessage::Info(SearchInfo::of(info)));
+    };
+    let best = match catch_unwind(AssertUnwindSafe(|| position.think(think, stop, &mut report))) {
+        Ok((best, _)) => best,
+        Err(_) => {
+            let _ = out.error("the search failed; playing the first legal move");
+            position.legal_move_texts().into_iter().next()
+        }
+    };
+    while infinite && !stop.load(Ordering::Acquire) {
+        thread::park_timeout(Duration::from_millis(50));
+    }
+    let _ = out.send(&EngineMessage::BestMove(best));
+}

@@ -1,0 +1,150 @@
+//! Race: a second tiny game for the protocol tests, with two variants, a score
+//! and a score-based adjudication (like adiyukh).
+//!
+//! The players add 1 or 2 (moves `s1`, `s2`) to a shared total and as many
+//! points to their own score; the game ends when the total reaches the goal
+//! (10 in `short`, 30 in `long`) and the higher score wins.
+//! Position text: `<total> <p1 points> <p2 points> <1|2>`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use board_core::{
+    ByPlayer, Evaluate, Game, IllegalMoveError, MoveSyntaxError, Outcome, Player, PositionError,
+    UnknownVariant,
+};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Step(u32);
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "s{}", self.0)
+    }
+}
+
+impl FromStr for Step {
+    type Err = MoveSyntaxError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "s1" => Ok(Step(1)),
+            "s2" => Ok(Step(2)),
+            _ => Err(MoveSyntaxError::new(s, "expected s1 or s2")),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Race {
+    goal: u32,
+    total: u32,
+    points: ByPlayer<u32>,
+    turn: Player,
+}
+
+#[derive(Debug)]
+pub struct Setup {
+    total: u32,
+    points: ByPlayer<u32>,
+    turn: Player,
+}
+
+impl FromStr for Setup {
+    type Err = PositionError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let fields: Vec<&str> = s.split_whitespace().collect();
+        let [total, p1, p2, turn] = fields[..] else {
+            return Err(PositionError::new("expected '<total> <p1> <p2> <1|2>'"));
+        };
+        let number = |t: &str| t.parse::<u32>().map_err(|_| PositionError::new("bad number"));
+        let turn = match turn {
+            "1" => Player::First,
+            "2" => Player::Second,
+            _ => return Err(PositionError::new("side to move must be 1 or 2")),
+        };
+        Ok(Setup { total: number(total)?, points: ByPlayer::new(number(p1)?, number(p2)?), turn })
+    }
+}
+
+fn goal(variant: &str) -> Result<u32, UnknownVariant> {
+    match Race::variant_named(variant)? {
+        "short" => Ok(10),
+        _ => Ok(30),
+    }
+}
+
+impl fmt::Display for Race {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let turn = if self.turn == Player::First { 1 } else { 2 };
+        write!(f, "{} {} {} {turn}", self.total, self.points.first, self.points.second)
+    }
+}
+
+impl Game for Race {
+    type Move = Step;
+    type MoveText = Step;
+    type Setup = Setup;
+    const NAME: &'static str = "race";
+    const VARIANTS: &'static [&'static str] = &["short", "long"];
+    const PLAYER_NAMES: ByPlayer<&'static str> = ByPlayer::new("Red", "Blue");
+
+    fn start(variant: &str) -> Result<Self, UnknownVariant> {
+        Ok(Race {
+            goal: goal(variant)?,
+            total: 0,
+            points: ByPlayer::new(0, 0),
+            turn: Player::First,
+        })
+    }
+    fn from_setup(setup: Setup, variant: &str) -> Result<Self, PositionError> {
+        let goal = goal(variant)?;
+        if setup.total > goal || setup.points.first + setup.points.second != setup.total {
+            return Err(PositionError::new("the points must add up to a total within the goal"));
+        }
+        Ok(Race { goal, total: setup.total, points: setup.points, turn: setup.turn })
+    }
+    fn variant(&self) -> &'static str {
+        if self.goal == 10 { "short" } else { "long" }
+    }
+    fn side_to_move(&self) -> Player {
+        self.turn
+    }
+    fn generate_moves(&self, moves: &mut Vec<Step>) {
+        moves.extend((1..=2).filter(|s| self.total + s <= self.goal).map(Step));
+    }
+    fn play_unchecked(&mut self, mv: Step) {
+        self.total += mv.0;
+        self.points[self.turn] += mv.0;
+        self.turn = self.turn.other();
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        (self.total == self.goal).then(|| self.adjudicate())
+    }
+    fn hash(&self) -> u64 {
+        u64::from(self.total) << 40 | u64::from(self.points.first) << 8 | self.turn.index() as u64
+    }
+    fn resolve_move(&self, text: &Step) -> Result<Step, IllegalMoveError> {
+        if self.is_legal(*text) {
+            Ok(*text)
+        } else {
+            Err(IllegalMoveError::not_legal(text.to_string(), "past the goal"))
+        }
+    }
+    fn adjudicate(&self) -> Outcome {
+        let (a, b) = (self.points.first, self.points.second);
+        let end = match a.cmp(&b) {
+            std::cmp::Ordering::Greater => Outcome::win(Player::First, "more points"),
+            std::cmp::Ordering::Less => Outcome::win(Player::Second, "more points"),
+            std::cmp::Ordering::Equal => Outcome::draw("equal points"),
+        };
+        end.with_score(self.points)
+    }
+}
+
+impl Evaluate for Race {
+    fn evaluate(&self) -> i32 {
+        let own = self.points[self.turn];
+        let other = self.points[self.turn.other()];
+        (i32::try_from(own).unwrap_or(0) - i32::try_from(other).unwrap_or(0)) * 100
+    }
+}

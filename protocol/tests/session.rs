@@ -651,6 +651,9 @@ fn garbage_never_crashes_the_loop_nor_stops_isready() {
     assert_eq!(lines.iter().filter(|l| *l == "readyok").count(), isready + 1);
     assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove ")).count(), gos);
     assert!(isready > 200 && gos > 200, "{isready} {gos}");
+    for line in &lines {
+        assert!(line.parse::<EngineMessage>().is_ok(), "every answer is a typed message: {line}");
+    }
 }
 
 /// The command pattern of the UGI manager transcripts: two engines, a clock,

@@ -1,9 +1,14 @@
 //! A protocol engine for the arena's tests: plays tic-tac-toe correctly
 //! through the dynamic layer, or misbehaves on purpose at its N-th `go`.
 //!
-//! `fake-engine [--mode normal|crash|hang|late|illegal|garbage|liar] [--at N]
-//! [--delay MS]`; any other arguments (`engine --game G`) are ignored, so it
-//! can also stand in for `igroteka engine`.
+//! `fake-engine [--mode M] [--at N] [--delay MS]`; any other arguments
+//! (`engine --game G`) are ignored, so it can also stand in for `igroteka
+//! engine`. Modes, acting at the N-th `go` (default 1): `normal`; `crash`
+//! (exits); `hang` (stops answering at the `isready` before it, N >= 2);
+//! `hang-search` (stops answering at the `go`); `late` (sleeps MS, default
+//! 2000, then answers); `illegal` (an occupied or unknown cell); `garbage`
+//! (a line that is not UTF-8); `liar` (always says `response p1win` to
+//! `query result` at the end).
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
@@ -34,7 +39,12 @@ fn main() {
                  option name Engine type combo default random var alphabeta var mcts var random\n\
                  option name Seed type spin default 0 min 0 max 1000000000\nugiok"
                 .to_owned(),
-            ["isready", ..] => "readyok".to_owned(),
+            ["isready", ..] => {
+                if mode == "hang" && gos > 0 && gos + 1 >= at {
+                    hang();
+                }
+                "readyok".to_owned()
+            }
             ["setoption", "name", name, "value", value, ..] => {
                 if name.eq_ignore_ascii_case("engine") {
                     think.engine = value.parse().unwrap_or(EngineKind::Random);
@@ -66,9 +76,7 @@ fn main() {
                 let misbehave = gos == at;
                 match mode.as_str() {
                     "crash" if misbehave => std::process::exit(3),
-                    "hang" if misbehave => loop {
-                        std::thread::sleep(Duration::from_secs(3600));
-                    },
+                    "hang-search" if misbehave => hang(),
                     "garbage" if misbehave => {
                         let _ = out.write_all(b"\xff\xfe\xfd garbage\n");
                         let _ = out.flush();
@@ -104,6 +112,12 @@ fn main() {
         };
         let _ = writeln!(out, "{reply}");
         let _ = out.flush();
+    }
+}
+
+fn hang() -> ! {
+    loop {
+        std::thread::sleep(Duration::from_secs(3600));
     }
 }
 

@@ -95,7 +95,9 @@ impl clap::Args for ArenaArgs {
     }
 }
 
-/// The flags of `igroteka arena` other than `--engine`.
+/// Refereed tournaments between engines, with standings, PGN and JSONL records.
+///
+/// (All flags of `igroteka arena` but `--engine`, which [`ArenaArgs`] adds.)
 #[derive(Clone, Debug, clap::Args)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct ArenaFlags {

@@ -1,0 +1,251 @@
+//! One engine process seen through the protocol: start, talk, listen with
+//! deadlines, and name what went wrong.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, Command};
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use crate::config::{EngineSpec, Program};
+use crate::record::Termination;
+
+/// The longest line an engine may write.
+const MAX_LINE: usize = 64 * 1024;
+/// Lines that are no reply the arena waits for, tolerated per wait.
+const MAX_UNRECOGNISED: u32 = 1000;
+
+/// What went wrong with an engine: the termination it causes and a detail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// The name of the failure.
+    pub termination: Termination,
+    /// What happened, for people.
+    pub detail: String,
+}
+
+impl Fault {
+    pub(crate) fn new(termination: Termination, detail: impl Into<String>) -> Self {
+        Fault { termination, detail: detail.into() }
+    }
+}
+
+enum Event {
+    Line(String),
+    Garbage(&'static str),
+    Eof,
+}
+
+/// A running engine.
+pub struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    events: mpsc::UnboundedReceiver<Event>,
+}
+
+/// A reply line: first token and the rest.
+pub struct Reply {
+    /// The line.
+    pub line: String,
+}
+
+impl Reply {
+    /// The tokens after the first.
+    pub fn args(&self) -> impl Iterator<Item = &str> {
+        self.line.split_whitespace().skip(1)
+    }
+
+    /// The first token.
+    pub fn keyword(&self) -> &str {
+        self.line.split_whitespace().next().unwrap_or("")
+    }
+}
+
+impl Engine {
+    /// Starts the engine: built-ins as `<igroteka> engine --game G --variant V`.
+    ///
+    /// # Errors
+    /// A `disconnect` fault when the process cannot be started.
+    pub fn spawn(
+        spec: &EngineSpec,
+        igroteka: &Path,
+        game: &str,
+        variant: &str,
+    ) -> Result<Engine, Fault> {
+        let mut command = match &spec.program {
+            Program::Builtin(_) => {
+                let mut c = Command::new(igroteka);
+                c.args(["engine", "--game", game, "--variant", variant]);
+                c
+            }
+            Program::External(words) => {
+                let mut c = Command::new(&words[0]);
+                c.args(&words[1..]);
+                c
+            }
+        };
+        if let Some(dir) = &spec.dir {
+            command.current_dir(dir);
+        }
+        command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true);
+        let mut child = command.spawn().map_err(|e| {
+            Fault::new(Termination::Disconnect, format!("cannot start {}: {e}", spec.name))
+        })?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err(Fault::new(Termination::Disconnect, "no pipes to the engine"));
+        };
+        let (tx, events) = mpsc::unbounded_channel();
+        tokio::spawn(read_lines(BufReader::new(stdout), tx));
+        Ok(Engine { child, stdin, events })
+    }
+
+    /// Writes one line.
+    ///
+    /// # Errors
+    /// `disconnect` when the pipe is closed.
+    pub async fn send(&mut self, line: &str) -> Result<(), Fault> {
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        let write = async {
+            self.stdin.write_all(&bytes).await?;
+            self.stdin.flush().await
+        };
+        match write.await {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.disconnect(&format!("writing '{line}': {e}")).await),
+        }
+    }
+
+    /// The next line before `deadline`; `None` when the deadline passes first.
+    ///
+    /// # Errors
+    /// `disconnect` at the end of output, `garbage output` for bytes that are
+    /// no text line.
+    pub async fn next_line(&mut self, deadline: Instant) -> Result<Option<Reply>, Fault> {
+        match tokio::time::timeout_at(deadline, self.events.recv()).await {
+            Err(_) => Ok(None),
+            Ok(Some(Event::Line(line))) => Ok(Some(Reply { line })),
+            Ok(Some(Event::Garbage(what))) => Err(Fault::new(Termination::GarbageOutput, what)),
+            Ok(Some(Event::Eof) | None) => {
+                Err(self.disconnect("the engine closed its output").await)
+            }
+        }
+    }
+
+    /// Waits for a line starting with `keyword`, skipping others.
+    ///
+    /// # Errors
+    /// `stall` when `timeout` passes first; the faults of [`next_line`](Self::next_line);
+    /// `garbage output` after too many other lines.
+    pub async fn expect(&mut self, keyword: &str, timeout: Duration) -> Result<Reply, Fault> {
+        let deadline = Instant::now() + timeout;
+        let mut others = 0;
+        loop {
+            match self.next_line(deadline).await? {
+                Some(reply) if reply.keyword() == keyword => return Ok(reply),
+                Some(_) => {
+                    others += 1;
+                    if others > MAX_UNRECOGNISED {
+                        return Err(Fault::new(
+                            Termination::GarbageOutput,
+                            format!("more than {MAX_UNRECOGNISED} lines without '{keyword}'"),
+                        ));
+                    }
+                }
+                None => {
+                    return Err(Fault::new(
+                        Termination::Stall,
+                        format!("no '{keyword}' within {} ms", timeout.as_millis()),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// `isready`, then waits for `readyok`.
+    ///
+    /// # Errors
+    /// As [`expect`](Self::expect).
+    pub async fn sync(&mut self, timeout: Duration) -> Result<(), Fault> {
+        self.send("isready").await?;
+        self.expect("readyok", timeout).await.map(drop)
+    }
+
+    /// `ugi` … `ugiok`, the options, `isready` … `readyok`.
+    ///
+    /// # Errors
+    /// As [`expect`](Self::expect).
+    pub async fn handshake(
+        &mut self,
+        options: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<(), Fault> {
+        self.send("ugi").await?;
+        self.expect("ugiok", timeout).await?;
+        for (name, value) in options {
+            self.send(&format!("setoption name {name} value {value}")).await?;
+        }
+        self.sync(timeout).await
+    }
+
+    /// Asks the engine to quit and leaves it a moment before it is killed.
+    pub fn quit(mut self) {
+        tokio::spawn(async move {
+            let _ = self.stdin.write_all(b"quit\n").await;
+            let _ = self.stdin.flush().await;
+            if tokio::time::timeout(Duration::from_millis(500), self.child.wait()).await.is_err() {
+                let _ = self.child.kill().await;
+            }
+        });
+    }
+
+    async fn disconnect(&mut self, what: &str) -> Fault {
+        let status = tokio::time::timeout(Duration::from_millis(200), self.child.wait()).await;
+        let detail = match status {
+            Ok(Ok(status)) => format!("{what} ({status})"),
+            _ => what.to_owned(),
+        };
+        Fault::new(Termination::Disconnect, detail)
+    }
+}
+
+async fn read_lines<R: AsyncBufReadExt + Unpin>(mut reader: R, tx: mpsc::UnboundedSender<Event>) {
+    let mut line = Vec::new();
+    loop {
+        let chunk = match reader.fill_buf().await {
+            Ok([]) | Err(_) => {
+                let _ = tx.send(Event::Eof);
+                return;
+            }
+            Ok(chunk) => chunk,
+        };
+        let (take, complete) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        line.extend_from_slice(&chunk[..take]);
+        reader.consume(take);
+        if line.len() > MAX_LINE {
+            let _ = tx.send(Event::Garbage("a line longer than 64 KiB"));
+            return;
+        }
+        if complete {
+            let event = match std::str::from_utf8(&line) {
+                Ok(text) => Event::Line(text.trim_end_matches(['\n', '\r']).to_owned()),
+                Err(_) => Event::Garbage("a line that is not UTF-8"),
+            };
+            if tx.send(event).is_err() {
+                return;
+            }
+            line.clear();
+        }
+    }
+}

@@ -1,0 +1,198 @@
+//! `igroteka arena`: refereed tournaments between engines that speak the
+//! Igroteka protocol (UGI-style), built-in or external.
+//!
+//! The arena keeps every game's position itself through the registry's
+//! [`search::SearchGame`], checks each `bestmove`, decides the end (rules,
+//! ply cap, forfeits) and writes each game when it ends (PGN-style, JSONL,
+//! a resumable state file). See `docs/arena.md` for the flags and formats.
+//!
+//! The binary calls [`run`] with its registry, its own path (built-ins are
+//! started as `<igroteka> engine --game G --variant V`) and the parsed
+//! [`ArenaArgs`]; `igroteka arena merge F...` is the [`ArenaCommand::Merge`]
+//! subcommand of the same arguments, also callable as [`merge`].
+
+mod config;
+mod engine;
+mod record;
+mod referee;
+mod schedule;
+mod standings;
+mod stats;
+mod tournament;
+
+use std::path::PathBuf;
+
+pub use config::{EngineSpec, Limit, Program, TimeControl, split_command};
+pub use engine::Fault;
+pub use record::{GameRecord, Termination};
+pub use schedule::{Fixture, Opening, Openings, Shard, encounters, schedule};
+pub use standings::Standings;
+pub use stats::{Elo, Pentanomial, Sprt, SprtVerdict, Wdl, elo_from_score, erf, score_from_elo};
+pub use tournament::{merge, read_records};
+
+/// The flags of `igroteka arena`: the `--engine` groups plus [`ArenaFlags`].
+///
+/// `--engine` is repeated, each time with several `KEY=VALUE` tokens, which
+/// the derive cannot group; this type implements [`clap::Args`] by hand.
+#[derive(Clone, Debug)]
+pub struct ArenaArgs {
+    /// The tokens of each `--engine`, one group per engine: `name=A
+    /// cmd="./engine --flag"` or `builtin=alphabeta|mcts|random`, with
+    /// `dir=D`, `option.NAME=VALUE`, `tc=BASE+INC` (s), `movetime=MS`,
+    /// `depth=N`, `nodes=N`. None: the three built-ins.
+    pub engines: Vec<Vec<String>>,
+    /// Every other flag.
+    pub flags: ArenaFlags,
+}
+
+const ENGINE_ARG: &str = "engine";
+
+fn engine_arg() -> clap::Arg {
+    clap::Arg::new(ENGINE_ARG)
+        .long(ENGINE_ARG)
+        .num_args(1..)
+        .action(clap::ArgAction::Append)
+        .value_name("KEY=VALUE")
+        .help(
+            "An engine: name=A cmd=\"./engine --flag\" | builtin=alphabeta|mcts|random, \
+             dir=D, option.NAME=VALUE, tc=BASE+INC (s), movetime=MS, depth=N, nodes=N; \
+             repeat per engine (default: the three built-ins)",
+        )
+}
+
+fn engine_groups(matches: &clap::ArgMatches) -> Vec<Vec<String>> {
+    matches
+        .get_occurrences::<String>(ENGINE_ARG)
+        .map(|groups| groups.map(|group| group.cloned().collect()).collect())
+        .unwrap_or_default()
+}
+
+impl clap::FromArgMatches for ArenaArgs {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        Ok(ArenaArgs {
+            engines: engine_groups(matches),
+            flags: ArenaFlags::from_arg_matches(matches)?,
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        self.flags.update_from_arg_matches(matches)?;
+        let engines = engine_groups(matches);
+        if !engines.is_empty() {
+            self.engines = engines;
+        }
+        Ok(())
+    }
+}
+
+impl clap::Args for ArenaArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        ArenaFlags::augment_args(cmd).arg(engine_arg())
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        ArenaFlags::augment_args_for_update(cmd).arg(engine_arg())
+    }
+}
+
+/// Refereed tournaments between engines, with standings, PGN and JSONL records.
+///
+/// (All flags of `igroteka arena` but `--engine`, which [`ArenaArgs`] adds.)
+#[derive(Clone, Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct ArenaFlags {
+    /// `merge F...`: standings of JSONL results (e.g. of shards).
+    #[command(subcommand)]
+    pub command: Option<ArenaCommand>,
+
+    /// The game (default: the first registered one).
+    #[arg(long)]
+    pub game: Option<String>,
+    /// Its variant (default: the game's default).
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// Limits for every engine that does not set them itself (default: movetime=100).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub each: Vec<String>,
+    /// The first engine plays all others (instead of a round-robin).
+    #[arg(long)]
+    pub gauntlet: bool,
+    /// Rounds: each plays every encounter twice, colours swapped.
+    #[arg(long, default_value_t = 2)]
+    pub rounds: u32,
+    /// `random:PLIES` (seeded, one per round) or `file=PATH` (one move list or
+    /// position per line, one per round in turn). Default: the start position.
+    #[arg(long, value_name = "SPEC")]
+    pub openings: Option<String>,
+    /// Games played at once (default: the number of cores).
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Seed of random openings and of the built-ins.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Milliseconds an engine may overrun its time before it forfeits.
+    #[arg(long, value_name = "MS", default_value_t = 100)]
+    pub timemargin: u64,
+    /// Milliseconds an engine has to answer `ugi` and `isready` before it stalls.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    pub stall_timeout: u64,
+    /// Ply cap, adjudicated by the game's rule (default: the game's own).
+    #[arg(long)]
+    pub max_plies: Option<u32>,
+    /// Ask both engines `query result` at the end and report disagreement.
+    #[arg(long)]
+    pub query_result: bool,
+    /// Print interim standings every N finished games (0: never).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub ratinginterval: u32,
+    /// Sequential test for two engines: `elo0=0 elo1=10 alpha=0.05 beta=0.05`.
+    #[arg(long, num_args = 0.., value_name = "KEY=VALUE")]
+    pub sprt: Option<Vec<String>>,
+    /// Append every game as PGN-style text to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub pgnout: Option<PathBuf>,
+    /// Append every game as one JSON object per line to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub jsonl: Option<PathBuf>,
+    /// Keep the tournament state in FILE; the same command resumes it.
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
+    /// Play only slice I of N of the schedule (`I/N`, from 1).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// No per-game lines and no interim standings.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Subcommands of `igroteka arena`.
+#[derive(Clone, Debug, clap::Subcommand)]
+pub enum ArenaCommand {
+    /// Combine JSONL results (of shards) into one standings table.
+    Merge(MergeArgs),
+}
+
+/// `igroteka arena merge F...`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct MergeArgs {
+    /// JSONL files written with `--jsonl` (or `--state`).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+}
+
+/// Runs `igroteka arena` (a tournament, or the `merge` subcommand); builds
+/// its own tokio runtime. `games` is the registry, `igroteka_exe` the binary
+/// that provides `igroteka engine` for built-in engines.
+///
+/// # Errors
+/// Bad flags, unreadable or unwritable files, an interrupted tournament.
+pub fn run(
+    games: &'static [search::GameEntry],
+    igroteka_exe: PathBuf,
+    args: ArenaArgs,
+) -> anyhow::Result<()> {
+    if let Some(ArenaCommand::Merge(merge_args)) = &args.flags.command {
+        return merge(&merge_args.files);
+    }
+    tournament::run(games, igroteka_exe, args)
+}

@@ -1,0 +1,195 @@
+//! The record of a finished game: its JSONL form and its PGN-style form.
+
+use std::fmt::{self, Write as _};
+
+use serde::{Deserialize, Serialize};
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Termination {
+    /// The rules ended it.
+    #[serde(rename = "normal")]
+    Normal,
+    /// The ply cap was reached; the game's adjudication decided.
+    #[serde(rename = "max plies")]
+    MaxPlies,
+    /// An engine ran out of time (beyond the margin): it loses.
+    #[serde(rename = "time forfeit")]
+    TimeForfeit,
+    /// An engine played an illegal or unreadable move: it loses.
+    #[serde(rename = "illegal move")]
+    IllegalMove,
+    /// An engine's process died or closed its pipes: it loses.
+    #[serde(rename = "disconnect")]
+    Disconnect,
+    /// An engine did not answer `ugi`/`isready` in time: it loses.
+    #[serde(rename = "stall")]
+    Stall,
+    /// An engine wrote what is not the protocol: it loses.
+    #[serde(rename = "garbage output")]
+    GarbageOutput,
+}
+
+impl Termination {
+    /// Every termination.
+    pub const ALL: [Termination; 7] = [
+        Termination::Normal,
+        Termination::MaxPlies,
+        Termination::TimeForfeit,
+        Termination::IllegalMove,
+        Termination::Disconnect,
+        Termination::Stall,
+        Termination::GarbageOutput,
+    ];
+
+    /// The name in records and tables.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::MaxPlies => "max plies",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::IllegalMove => "illegal move",
+            Termination::Disconnect => "disconnect",
+            Termination::Stall => "stall",
+            Termination::GarbageOutput => "garbage output",
+        }
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A finished game, as one JSONL line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Index in the whole schedule, from 0.
+    pub id: u64,
+    /// Round, from 1.
+    pub round: u32,
+    /// The colour-swapped pair (`id / 2`).
+    pub pair: u64,
+    /// The game's name.
+    pub game: String,
+    /// Its variant.
+    pub variant: String,
+    /// The colour names, first player first.
+    pub colours: [String; 2],
+    /// The engine playing first.
+    pub p1: String,
+    /// The engine playing second.
+    pub p2: String,
+    /// The opening, as the protocol writes it (`startpos moves ...` or `fen ...`).
+    pub opening: String,
+    /// The base position text, when it is not the start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fen: Option<String>,
+    /// How many of `moves` are the opening's.
+    pub opening_plies: u32,
+    /// Every move from the base position, opening included, in the game's notation.
+    pub moves: Vec<String>,
+    /// `1-0`, `0-1` or `1/2-1/2`, from the first player's side.
+    pub result: String,
+    /// Final points of the first and second player, for games with a score.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<[u32; 2]>,
+    /// Why the game ended.
+    pub termination: Termination,
+    /// The details: the rules' reason, or what the engine did wrong.
+    pub reason: String,
+    /// Engines whose `query result` disagreed with the referee, with their answer.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub disagreements: Vec<String>,
+    /// Wall-clock duration in milliseconds.
+    pub duration_ms: u64,
+}
+
+impl GameRecord {
+    /// Points of the first player: 1, ½ or 0.
+    pub fn p1_points(&self) -> f64 {
+        match self.result.as_str() {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            _ => 0.5,
+        }
+    }
+
+    /// The plies played from the base position, opening included.
+    pub fn plies(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The record in PGN style: tags, then the numbered movetext (two plies a
+    /// move number, opening moves in a leading comment-free run) and the result.
+    pub fn pgn(&self, event: &str) -> String {
+        let mut tags: Vec<(String, String)> = vec![
+            ("Event".into(), event.into()),
+            ("Game".into(), self.game.clone()),
+            ("Variant".into(), self.variant.clone()),
+            ("Round".into(), self.round.to_string()),
+            ("P1".into(), self.p1.clone()),
+            ("P2".into(), self.p2.clone()),
+        ];
+        for (colour, engine) in self.colours.iter().zip([&self.p1, &self.p2]) {
+            let tag = capitalised(colour);
+            if tag != "P1" && tag != "P2" && is_tag_name(&tag) {
+                tags.push((tag, engine.clone()));
+            }
+        }
+        tags.push(("Result".into(), self.result.clone()));
+        if let Some([a, b]) = self.score {
+            tags.push(("Score".into(), format!("{a}-{b}")));
+        }
+        tags.push(("Termination".into(), self.termination.name().into()));
+        tags.push(("PlyCount".into(), self.plies().to_string()));
+        tags.push(("Opening".into(), self.opening.clone()));
+        if let Some(fen) = &self.fen {
+            tags.push(("SetUp".into(), "1".into()));
+            tags.push(("FEN".into(), fen.clone()));
+        }
+        let mut out = String::new();
+        for (name, value) in tags {
+            let _ = writeln!(out, "[{name} \"{}\"]", escape(&value));
+        }
+        out.push('\n');
+        let mut line = String::new();
+        let mut words: Vec<String> = Vec::new();
+        for (i, mv) in self.moves.iter().enumerate() {
+            if i % 2 == 0 {
+                words.push(format!("{}.", i / 2 + 1));
+            }
+            words.push(mv.clone());
+        }
+        words.push(format!("{{{}: {}}}", self.termination, self.reason.replace('}', ")")));
+        words.push(self.result.clone());
+        for word in words {
+            if !line.is_empty() && line.len() + 1 + word.len() > 79 {
+                out.push_str(&line);
+                out.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&word);
+        }
+        out.push_str(&line);
+        out.push_str("\n\n");
+        out
+    }
+}
+
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+fn is_tag_name(word: &str) -> bool {
+    !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+fn escape(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}

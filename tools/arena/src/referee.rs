@@ -1,0 +1,329 @@
+//! Plays one game between two engine processes, keeping the position itself,
+//! checking every move and deciding the end.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use board_core::{ByPlayer, Outcome, Player};
+use search::{GameEntry, SearchGame};
+use tokio::time::Instant;
+
+use crate::config::{EngineSpec, Limit, Program};
+use crate::engine::{Engine, Fault};
+use crate::record::{GameRecord, Termination};
+use crate::schedule::{Fixture, Opening};
+
+/// What every game of a tournament shares.
+#[derive(Debug)]
+pub struct Referee {
+    /// The game.
+    pub entry: &'static GameEntry,
+    /// Its variant.
+    pub variant: String,
+    /// The engines.
+    pub engines: Vec<EngineSpec>,
+    /// The `igroteka` executable for built-ins.
+    pub igroteka: PathBuf,
+    /// The ply cap (moves from the base position, opening included).
+    pub max_plies: u32,
+    /// Time an engine may overrun its clock or movetime before it forfeits.
+    pub time_margin: Duration,
+    /// Time to answer `ugi` or `isready`.
+    pub stall_timeout: Duration,
+    /// Whether to ask both engines `query result` at the end.
+    pub query_result: bool,
+    /// The tournament seed (built-ins get a per-game seed derived from it).
+    pub seed: u64,
+}
+
+/// A clock of one side.
+#[derive(Clone, Copy, Debug)]
+struct Clock {
+    left_ms: u64,
+    inc_ms: u64,
+}
+
+enum End {
+    Rules(Outcome),
+    MaxPlies(Outcome),
+    Fault(Player, Fault),
+}
+
+impl Referee {
+    /// Plays `fixture` from `opening` and returns its record. Never fails: an
+    /// engine that misbehaves loses the game.
+    pub async fn play(&self, fixture: Fixture, opening: &Opening) -> GameRecord {
+        let started = std::time::Instant::now();
+        let specs = ByPlayer::new(&self.engines[fixture.p1], &self.engines[fixture.p2]);
+        let mut moves = opening.moves.clone();
+        let mut pos = match opening.position(self.entry, &self.variant) {
+            Ok(pos) => pos,
+            Err(e) => unreachable!("openings are checked before play: {e}"),
+        };
+        let mut engines = ByPlayer::new(None, None);
+        let end = self.run(fixture, opening, specs, &mut engines, &mut pos, &mut moves).await;
+        let (outcome, termination, reason) = match end {
+            End::Rules(o) => (o, Termination::Normal, o.reason.to_owned()),
+            End::MaxPlies(o) => (o, Termination::MaxPlies, o.reason.to_owned()),
+            End::Fault(side, fault) => (
+                Outcome::win(side.other(), "forfeit"),
+                fault.termination,
+                format!(
+                    "{} ({}): {}",
+                    specs[side].name, self.entry.player_names[side], fault.detail
+                ),
+            ),
+        };
+        let mut disagreements = Vec::new();
+        if self.query_result && matches!(termination, Termination::Normal | Termination::MaxPlies) {
+            let position = position_command(opening, &moves);
+            for side in Player::BOTH {
+                if let Some(engine) = engines[side].as_mut()
+                    && let Some(answer) = self.ask_result(engine, &position).await
+                    && answer != result_word(&outcome)
+                {
+                    disagreements.push(format!("{}: {answer}", specs[side].name));
+                }
+            }
+        }
+        for side in Player::BOTH {
+            if let Some(engine) = engines[side].take() {
+                engine.quit();
+            }
+        }
+        GameRecord {
+            id: fixture.id,
+            round: fixture.round,
+            pair: fixture.pair,
+            game: self.entry.name.to_owned(),
+            variant: self.variant.clone(),
+            colours: [
+                self.entry.player_names.first.to_owned(),
+                self.entry.player_names.second.to_owned(),
+            ],
+            p1: specs.first.name.clone(),
+            p2: specs.second.name.clone(),
+            opening: opening.to_string(),
+            fen: opening.fen.clone(),
+            opening_plies: opening.moves.len() as u32,
+            moves,
+            result: outcome.result_text().to_owned(),
+            score: outcome.score.map(|s| [s.first, s.second]),
+            termination,
+            reason,
+            disagreements,
+            duration_ms: started.elapsed().as_millis() as u64,
+        }
+    }
+
+    async fn run(
+        &self,
+        fixture: Fixture,
+        opening: &Opening,
+        specs: ByPlayer<&EngineSpec>,
+        engines: &mut ByPlayer<Option<Engine>>,
+        pos: &mut Box<dyn SearchGame>,
+        moves: &mut Vec<String>,
+    ) -> End {
+        for side in Player::BOTH {
+            match self.start(specs[side], fixture, side).await {
+                Ok(engine) => engines[side] = Some(engine),
+                Err(fault) => return End::Fault(side, fault),
+            }
+        }
+        let limits = specs.map(|s| s.limit);
+        let mut clocks =
+            limits.map(|l| l.tc.map(|tc| Clock { left_ms: tc.base_ms, inc_ms: tc.inc_ms }));
+        loop {
+            if let Some(outcome) = pos.outcome() {
+                return End::Rules(outcome);
+            }
+            if moves.len() >= self.max_plies as usize {
+                return End::MaxPlies(pos.adjudicate());
+            }
+            let side = pos.side_to_move();
+            let Some(engine) = engines[side].as_mut() else { unreachable!("both engines started") };
+            let answer = self
+                .think(engine, limits[side], &mut clocks, side, &position_command(opening, moves))
+                .await;
+            let token = match answer {
+                Ok(token) => token,
+                Err(fault) => return End::Fault(side, fault),
+            };
+            let Some(token) = token else {
+                return End::Fault(
+                    side,
+                    Fault::new(Termination::GarbageOutput, "'bestmove' without a move"),
+                );
+            };
+            match pos.play_move_text(&token) {
+                Ok(canonical) => moves.push(canonical),
+                Err(e) => {
+                    return End::Fault(
+                        side,
+                        Fault::new(
+                            Termination::IllegalMove,
+                            format!("'{token}' at ply {}: {e}", moves.len() + 1),
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    async fn start(
+        &self,
+        spec: &EngineSpec,
+        fixture: Fixture,
+        side: Player,
+    ) -> Result<Engine, Fault> {
+        let mut engine = Engine::spawn(spec, &self.igroteka, self.entry.name, &self.variant)?;
+        let mut options = Vec::new();
+        if let Program::Builtin(kind) = spec.program {
+            let seed =
+                self.seed ^ fixture.id.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ side.index() as u64;
+            options.push(("Engine".to_owned(), kind.name().to_owned()));
+            options.push(("Seed".to_owned(), seed.to_string()));
+            options.push(("MaxPlies".to_owned(), self.max_plies.to_string()));
+        }
+        options.extend(spec.options.iter().cloned());
+        engine.handshake(&options, self.stall_timeout).await?;
+        engine.send("uginewgame").await?;
+        Ok(engine)
+    }
+
+    /// One move: `position`, `isready`, `go`, then the `bestmove` token (or
+    /// `None` when the line has no move), with the clock kept.
+    async fn think(
+        &self,
+        engine: &mut Engine,
+        limit: Limit,
+        clocks: &mut ByPlayer<Option<Clock>>,
+        side: Player,
+        position: &str,
+    ) -> Result<Option<String>, Fault> {
+        engine.send(position).await?;
+        engine.sync(self.stall_timeout).await?;
+        engine.send(&go_command(limit, clocks, side)).await?;
+        let sent = Instant::now();
+        let margin = self.time_margin;
+        let allowed = match (clocks[side], limit.movetime_ms) {
+            (Some(clock), movetime) => Some(Duration::from_millis(
+                movetime.map_or(clock.left_ms, |m| m.min(clock.left_ms)),
+            )),
+            (None, Some(movetime)) => Some(Duration::from_millis(movetime)),
+            (None, None) => None,
+        };
+        let mut probe_sent: Option<Instant> = None;
+        let mut others = 0;
+        let token = loop {
+            let wait_until = match (allowed, probe_sent) {
+                (Some(allowed), _) => sent + allowed + margin,
+                (None, Some(probe)) => probe + self.stall_timeout,
+                (None, None) => Instant::now() + self.stall_timeout,
+            };
+            match engine.next_line(wait_until).await? {
+                Some(reply) => match reply.keyword() {
+                    "bestmove" => break reply.args().next().map(str::to_owned),
+                    "readyok" => probe_sent = None,
+                    "info" => {}
+                    _ => {
+                        others += 1;
+                        if others > 1000 {
+                            return Err(Fault::new(
+                                Termination::GarbageOutput,
+                                "more than 1000 lines without 'bestmove'",
+                            ));
+                        }
+                    }
+                },
+                None if allowed.is_some() => {
+                    return Err(Fault::new(
+                        Termination::TimeForfeit,
+                        format!(
+                            "no bestmove within {} ms",
+                            (allowed.unwrap_or_default() + margin).as_millis()
+                        ),
+                    ));
+                }
+                None if probe_sent.is_some() => {
+                    return Err(Fault::new(
+                        Termination::Stall,
+                        format!(
+                            "no 'readyok' within {} ms while searching",
+                            self.stall_timeout.as_millis()
+                        ),
+                    ));
+                }
+                None => {
+                    engine.send("isready").await?;
+                    probe_sent = Some(Instant::now());
+                }
+            }
+        };
+        let spent = sent.elapsed();
+        if let Some(allowed) = allowed
+            && spent > allowed + margin
+        {
+            return Err(Fault::new(
+                Termination::TimeForfeit,
+                format!(
+                    "took {} ms of {} ms (+{} ms margin)",
+                    spent.as_millis(),
+                    allowed.as_millis(),
+                    margin.as_millis()
+                ),
+            ));
+        }
+        if let Some(clock) = clocks[side].as_mut() {
+            clock.left_ms = clock.left_ms.saturating_sub(spent.as_millis() as u64) + clock.inc_ms;
+        }
+        Ok(token)
+    }
+
+    async fn ask_result(&self, engine: &mut Engine, position: &str) -> Option<String> {
+        engine.send(position).await.ok()?;
+        engine.send("query result").await.ok()?;
+        let reply = engine.expect("response", self.stall_timeout).await.ok()?;
+        let word = reply.args().next()?.to_owned();
+        matches!(word.as_str(), "p1win" | "p2win" | "draw").then_some(word)
+    }
+}
+
+/// `position startpos|fen <text> [moves ...]` for the moves played so far.
+pub fn position_command(opening: &Opening, moves: &[String]) -> String {
+    let base = Opening { fen: opening.fen.clone(), moves: moves.to_vec() };
+    format!("position {base}")
+}
+
+/// `go` with the engine's limits; the clocks of both sides (each side's own
+/// when it has one, else the mover's), never negative.
+fn go_command(limit: Limit, clocks: &ByPlayer<Option<Clock>>, side: Player) -> String {
+    let mut go = String::from("go");
+    if let Some(own) = clocks[side] {
+        let clock = |p: Player| clocks[p].unwrap_or(own);
+        let (p1, p2) = (clock(Player::First), clock(Player::Second));
+        go += &format!(
+            " p1time {} p2time {} p1inc {} p2inc {}",
+            p1.left_ms, p2.left_ms, p1.inc_ms, p2.inc_ms
+        );
+    }
+    if let Some(ms) = limit.movetime_ms {
+        go += &format!(" movetime {ms}");
+    }
+    if let Some(depth) = limit.depth {
+        go += &format!(" depth {depth}");
+    }
+    if let Some(nodes) = limit.nodes {
+        go += &format!(" nodes {nodes}");
+    }
+    go
+}
+
+fn result_word(outcome: &Outcome) -> &'static str {
+    match outcome.winner {
+        Some(Player::First) => "p1win",
+        Some(Player::Second) => "p2win",
+        None => "draw",
+    }
+}

@@ -1,0 +1,237 @@
+//! Who plays whom, in which order, from which opening; shards of the schedule.
+
+use std::fmt;
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use board_core::Rng;
+use search::{GameEntry, SearchGame};
+
+/// One game of the schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fixture {
+    /// Index in the whole (unsharded) schedule, from 0.
+    pub id: u64,
+    /// Round, from 1.
+    pub round: u32,
+    /// The colour-swapped pair this game belongs to (`id / 2`).
+    pub pair: u64,
+    /// Engine index playing first.
+    pub p1: usize,
+    /// Engine index playing second.
+    pub p2: usize,
+}
+
+/// The encounters of one round: every pair of engines (round-robin) or the
+/// first engine against each other one (gauntlet), in a fixed order.
+pub fn encounters(engines: usize, gauntlet: bool) -> Vec<(usize, usize)> {
+    if gauntlet {
+        (1..engines).map(|j| (0, j)).collect()
+    } else {
+        (0..engines).flat_map(|i| (i + 1..engines).map(move |j| (i, j))).collect()
+    }
+}
+
+/// The whole schedule: per round, per encounter, two games with colours
+/// swapped (the first-listed engine plays first in the first game).
+pub fn schedule(engines: usize, rounds: u32, gauntlet: bool) -> Vec<Fixture> {
+    let encounters = encounters(engines, gauntlet);
+    let mut fixtures = Vec::new();
+    let mut pair = 0;
+    for round in 1..=rounds {
+        for &(a, b) in &encounters {
+            for (p1, p2) in [(a, b), (b, a)] {
+                fixtures.push(Fixture { id: fixtures.len() as u64, round, pair, p1, p2 });
+            }
+            pair += 1;
+        }
+    }
+    fixtures
+}
+
+/// A slice `index` of `count` (1-based, as on the command line `--shard i/n`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which slice, 1..=count.
+    pub index: u64,
+    /// How many slices.
+    pub count: u64,
+}
+
+impl Shard {
+    /// Reads `i/n` with `1 <= i <= n`.
+    ///
+    /// # Errors
+    /// Any other text.
+    pub fn parse(text: &str) -> Result<Shard> {
+        let parsed = text
+            .split_once('/')
+            .and_then(|(i, n)| Some((i.trim().parse().ok()?, n.trim().parse().ok()?)));
+        match parsed {
+            Some((index, count)) if index >= 1 && index <= count => Ok(Shard { index, count }),
+            _ => bail!("--shard '{text}': expected i/n with 1 <= i <= n"),
+        }
+    }
+
+    /// Whether the fixture belongs to this shard: pairs are dealt round the
+    /// shards in turn, so both games of a pair stay together.
+    pub fn contains(&self, fixture: &Fixture) -> bool {
+        fixture.pair % self.count == self.index - 1
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// Where a game starts: a position (or the start) and moves played from it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Opening {
+    /// The base position text, `None` for the start position.
+    pub fen: Option<String>,
+    /// Moves from the base position, in canonical notation.
+    pub moves: Vec<String>,
+}
+
+impl Opening {
+    /// The base position.
+    ///
+    /// # Errors
+    /// A bad variant or position text.
+    pub fn base(&self, entry: &GameEntry, variant: &str) -> Result<Box<dyn SearchGame>> {
+        Ok(match &self.fen {
+            None => entry.start(variant).map_err(|e| anyhow::anyhow!("{e}"))?,
+            Some(text) => entry.from_text(text, variant).map_err(|e| anyhow::anyhow!("{e}"))?,
+        })
+    }
+
+    /// The position after the opening moves.
+    ///
+    /// # Errors
+    /// A bad base position or an illegal move.
+    pub fn position(&self, entry: &GameEntry, variant: &str) -> Result<Box<dyn SearchGame>> {
+        let mut pos = self.base(entry, variant)?;
+        for (i, mv) in self.moves.iter().enumerate() {
+            pos.play_move_text(mv).map_err(|e| anyhow::anyhow!("opening move {}: {e}", i + 1))?;
+        }
+        Ok(pos)
+    }
+}
+
+/// `startpos` or `fen <text>`, then `moves ...` if any: the protocol's form.
+impl fmt::Display for Opening {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.fen {
+            None => f.write_str("startpos")?,
+            Some(text) => write!(f, "fen {text}")?,
+        }
+        if !self.moves.is_empty() {
+            write!(f, " moves {}", self.moves.join(" "))?;
+        }
+        Ok(())
+    }
+}
+
+/// Where openings come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Openings {
+    /// Every game from the start position.
+    Start,
+    /// `plies` random legal plies from the start, seeded per round.
+    Random {
+        /// How many plies.
+        plies: u32,
+    },
+    /// A list read from a file, used in turn, one per round.
+    List(Vec<Opening>),
+}
+
+impl Openings {
+    /// Reads `random:P` or `file=F` (lines: a move list from the start, or a
+    /// position text; blank lines and `#` comments skipped).
+    ///
+    /// # Errors
+    /// Bad syntax, an unreadable file, a line that is neither form.
+    pub fn parse(text: &str, entry: &GameEntry, variant: &str) -> Result<Openings> {
+        if let Some(plies) = text.strip_prefix("random:") {
+            let plies = plies.trim().parse().with_context(|| format!("--openings {text}"))?;
+            return Ok(Openings::Random { plies });
+        }
+        if let Some(path) = text.strip_prefix("file=") {
+            return Openings::read_file(Path::new(path), entry, variant);
+        }
+        bail!("--openings '{text}': expected random:PLIES or file=PATH")
+    }
+
+    fn read_file(path: &Path, entry: &GameEntry, variant: &str) -> Result<Openings> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("reading openings {}", path.display()))?;
+        let mut list = Vec::new();
+        for (number, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            list.push(parse_opening_line(line, entry, variant).with_context(|| {
+                format!("{}:{}: neither a move list nor a position", path.display(), number + 1)
+            })?);
+        }
+        if list.is_empty() {
+            bail!("{}: no openings", path.display());
+        }
+        Ok(Openings::List(list))
+    }
+
+    /// The opening of `round` (from 1) for a tournament seeded `seed`.
+    ///
+    /// # Errors
+    /// Only for a game that cannot make its start position.
+    pub fn for_round(
+        &self,
+        round: u32,
+        seed: u64,
+        entry: &GameEntry,
+        variant: &str,
+    ) -> Result<Opening> {
+        match self {
+            Openings::Start => Ok(Opening::default()),
+            Openings::List(list) => Ok(list[(round as usize - 1) % list.len()].clone()),
+            Openings::Random { plies } => {
+                let mut rng = Rng::new(seed ^ u64::from(round).wrapping_mul(0xA076_1D64_78BD_642F));
+                let mut fallback = Opening::default();
+                for _attempt in 0..100 {
+                    let mut pos = entry.start(variant).map_err(|e| anyhow::anyhow!("{e}"))?;
+                    let mut moves = Vec::new();
+                    for _ in 0..*plies {
+                        match pos.play_random(&mut rng) {
+                            Some(mv) => moves.push(mv),
+                            None => break,
+                        }
+                    }
+                    let opening = Opening { fen: None, moves };
+                    if pos.outcome().is_none() {
+                        return Ok(opening);
+                    }
+                    fallback = opening;
+                }
+                Ok(fallback)
+            }
+        }
+    }
+}
+
+fn parse_opening_line(line: &str, entry: &GameEntry, variant: &str) -> Result<Opening> {
+    let as_moves =
+        Opening { fen: None, moves: line.split_whitespace().map(str::to_owned).collect() };
+    if let Ok(mut pos) = entry.start(variant) {
+        let canonical: Result<Vec<String>, _> =
+            as_moves.moves.iter().map(|mv| pos.play_move_text(mv)).collect();
+        if let Ok(moves) = canonical {
+            return Ok(Opening { fen: None, moves });
+        }
+    }
+    let pos = entry.from_text(line, variant).map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok(Opening { fen: Some(pos.position_text()), moves: Vec::new() })
+}

@@ -1,0 +1,101 @@
+//! The PGN-style and JSONL records, and standings computed from records.
+
+use arena::{GameRecord, Standings, Termination};
+
+fn record(id: u64, p1: &str, p2: &str, result: &str) -> GameRecord {
+    GameRecord {
+        id,
+        round: 1,
+        pair: id / 2,
+        game: "tictactoe".into(),
+        variant: "standard".into(),
+        colours: ["X".into(), "O".into()],
+        p1: p1.into(),
+        p2: p2.into(),
+        opening: "startpos moves c4".into(),
+        fen: None,
+        opening_plies: 1,
+        moves: ["c4", "c0", "c2", "c6", "c3", "c5", "c1", "c7", "c8"].map(String::from).to_vec(),
+        result: result.into(),
+        score: None,
+        termination: Termination::Normal,
+        reason: "board full".into(),
+        disagreements: Vec::new(),
+        duration_ms: 12,
+    }
+}
+
+#[test]
+fn pgn_record() {
+    let mut game = record(0, "alpha", "beta", "1/2-1/2");
+    game.score = Some([13, 11]);
+    let pgn = game.pgn("igroteka arena");
+    assert_eq!(
+        pgn,
+        "[Event \"igroteka arena\"]\n[Game \"tictactoe\"]\n[Variant \"standard\"]\n[Round \"1\"]\n\
+         [P1 \"alpha\"]\n[P2 \"beta\"]\n[X \"alpha\"]\n[O \"beta\"]\n[Result \"1/2-1/2\"]\n\
+         [Score \"13-11\"]\n[Termination \"normal\"]\n[PlyCount \"9\"]\n[Opening \"startpos moves c4\"]\n\n\
+         1. c4 c0 2. c2 c6 3. c3 c5 4. c1 c7 5. c8 {normal: board full} 1/2-1/2\n\n"
+    );
+}
+
+#[test]
+fn pgn_quotes_and_positions() {
+    let mut game = record(0, "say \"hi\"", "b", "0-1");
+    game.fen = Some("x........ o".into());
+    game.opening = "fen x........ o".into();
+    game.termination = Termination::TimeForfeit;
+    let pgn = game.pgn("e");
+    assert!(pgn.contains("[P1 \"say \\\"hi\\\"\"]"), "{pgn}");
+    assert!(pgn.contains("[SetUp \"1\"]\n[FEN \"x........ o\"]"), "{pgn}");
+    assert!(pgn.contains("[Termination \"time forfeit\"]"), "{pgn}");
+}
+
+#[test]
+fn jsonl_round_trip_and_names() {
+    let mut game = record(3, "a", "b", "1-0");
+    game.termination = Termination::GarbageOutput;
+    let line = serde_json::to_string(&game).unwrap();
+    assert!(line.contains("\"termination\":\"garbage output\""), "{line}");
+    assert!(!line.contains("\"fen\""), "{line}");
+    assert!(!line.contains('\n'));
+    assert_eq!(serde_json::from_str::<GameRecord>(&line).unwrap(), game);
+    let names: Vec<&str> = Termination::ALL.iter().map(|t| t.name()).collect();
+    assert_eq!(
+        names,
+        [
+            "normal",
+            "max plies",
+            "time forfeit",
+            "illegal move",
+            "disconnect",
+            "stall",
+            "garbage output"
+        ]
+    );
+    for t in Termination::ALL {
+        assert_eq!(serde_json::to_string(&t).unwrap(), format!("\"{}\"", t.name()));
+    }
+}
+
+#[test]
+fn standings_from_records() {
+    let names = vec!["a".to_owned(), "b".to_owned()];
+    let records = vec![
+        record(0, "a", "b", "1-0"),
+        record(1, "b", "a", "1/2-1/2"),
+        record(2, "a", "b", "0-1"),
+        record(3, "b", "a", "0-1"),
+        record(4, "a", "b", "1-0"),
+    ];
+    let s = Standings::new(&names, &records);
+    assert_eq!((s.totals[0].wins, s.totals[0].draws, s.totals[0].losses), (3, 1, 1));
+    assert_eq!(s.totals[1], s.totals[0].flipped());
+    assert_eq!(s.versus[0][1], s.totals[0]);
+    // Pairs: 1 + 0.5 = 1.5, 0 + 1 = 1; the lone game 4 makes no pair.
+    assert_eq!(s.pentanomial.unwrap().0, [0, 0, 1, 1, 0]);
+    let report = s.report(None);
+    assert!(report.contains("Games: 5 (normal 5)"), "{report}");
+    assert!(report.contains("3.5/5"), "{report}");
+    assert!(report.contains("Pentanomial of a vs b"), "{report}");
+}

@@ -1,0 +1,154 @@
+//! Pairings, shards, openings and the command-line tokens of engines.
+
+use std::collections::HashSet;
+
+use arena::{
+    EngineSpec, Limit, Opening, Openings, Program, Shard, TimeControl, encounters, schedule,
+    split_command,
+};
+use board_core::tictactoe::TicTacToe;
+use search::{EngineKind, GameEntry};
+
+fn tokens(t: &[&str]) -> Vec<String> {
+    t.iter().map(|s| (*s).to_owned()).collect()
+}
+
+#[test]
+fn round_robin_and_gauntlet_encounters() {
+    assert_eq!(encounters(3, false), [(0, 1), (0, 2), (1, 2)]);
+    assert_eq!(encounters(4, true), [(0, 1), (0, 2), (0, 3)]);
+    assert_eq!(encounters(5, false).len(), 10);
+}
+
+#[test]
+fn every_encounter_twice_per_round_with_colours_swapped() {
+    let games = schedule(3, 2, false);
+    assert_eq!(games.len(), 12);
+    for (i, g) in games.iter().enumerate() {
+        assert_eq!(g.id, i as u64);
+        assert_eq!(g.pair, g.id / 2);
+        assert_eq!(g.round, 1 + (i / 6) as u32);
+    }
+    for pair in games.chunks(2) {
+        assert_eq!((pair[0].p1, pair[0].p2), (pair[1].p2, pair[1].p1));
+    }
+    let per_engine_as_p1: Vec<usize> =
+        (0..3).map(|e| games.iter().filter(|g| g.p1 == e).count()).collect();
+    assert_eq!(per_engine_as_p1, [4, 4, 4]);
+}
+
+#[test]
+fn shards_partition_the_schedule_and_keep_pairs_together() {
+    let games = schedule(4, 3, false);
+    for n in 1..=7 {
+        let mut seen = HashSet::new();
+        for i in 1..=n {
+            let shard = Shard::parse(&format!("{i}/{n}")).unwrap();
+            for g in games.iter().filter(|g| shard.contains(g)) {
+                assert!(seen.insert(g.id), "game {} in two shards", g.id);
+                let partner = g.id ^ 1;
+                assert!(shard.contains(&games[partner as usize]));
+            }
+        }
+        assert_eq!(seen.len(), games.len());
+    }
+    for bad in ["0/3", "4/3", "1", "a/b", "1/0"] {
+        assert!(Shard::parse(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn random_openings_are_seeded_per_round() {
+    let entry = GameEntry::of::<TicTacToe>();
+    let openings = Openings::parse("random:3", &entry, "standard").unwrap();
+    let a = openings.for_round(1, 42, &entry, "standard").unwrap();
+    assert_eq!(a, openings.for_round(1, 42, &entry, "standard").unwrap());
+    assert_eq!(a.moves.len(), 3);
+    assert!(a.position(&entry, "standard").unwrap().outcome().is_none());
+    let rounds: HashSet<Vec<String>> =
+        (1..=20).map(|r| openings.for_round(r, 42, &entry, "standard").unwrap().moves).collect();
+    assert!(rounds.len() > 5);
+}
+
+#[test]
+fn opening_files_hold_move_lists_and_positions() {
+    let entry = GameEntry::of::<TicTacToe>();
+    let dir = std::env::temp_dir().join(format!("arena-openings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("book.txt");
+    std::fs::write(&path, "# a comment\nc4 c0\n\nx...o.... x\n").unwrap();
+    let openings =
+        Openings::parse(&format!("file={}", path.display()), &entry, "standard").unwrap();
+    let first = openings.for_round(1, 0, &entry, "standard").unwrap();
+    assert_eq!(first, Opening { fen: None, moves: tokens(&["c4", "c0"]) });
+    assert_eq!(first.to_string(), "startpos moves c4 c0");
+    let second = openings.for_round(2, 0, &entry, "standard").unwrap();
+    assert_eq!(second.fen.as_deref(), Some("x...o.... x"));
+    assert_eq!(second.to_string(), "fen x...o.... x");
+    assert_eq!(openings.for_round(3, 0, &entry, "standard").unwrap(), first);
+    std::fs::write(&path, "c4 zz\n").unwrap();
+    let err = Openings::parse(&format!("file={}", path.display()), &entry, "standard").unwrap_err();
+    assert!(format!("{err:#}").contains("book.txt:1"), "{err:#}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn engine_tokens() {
+    let spec = EngineSpec::parse_tokens(&tokens(&[
+        "name=A",
+        "cmd=./my-engine --flag 'two words' \"say \\\"hi\\\"\"",
+        "option.Hash=64",
+        "option.Threads=2",
+        "tc=10+0.1",
+        "depth=6",
+    ]))
+    .unwrap();
+    assert_eq!(spec.name, "A");
+    assert_eq!(
+        spec.program,
+        Program::External(tokens(&["./my-engine", "--flag", "two words", "say \"hi\""]))
+    );
+    assert_eq!(
+        spec.options,
+        [("Hash".to_owned(), "64".to_owned()), ("Threads".to_owned(), "2".to_owned())]
+    );
+    assert_eq!(spec.limit.tc, Some(TimeControl { base_ms: 10_000, inc_ms: 100 }));
+    assert_eq!(spec.limit.depth, Some(6));
+
+    let mcts = EngineSpec::parse_tokens(&tokens(&["builtin=mcts", "iterations=500"])).unwrap();
+    assert_eq!((mcts.name.as_str(), &mcts.program), ("mcts", &Program::Builtin(EngineKind::Mcts)));
+    assert_eq!(mcts.limit.nodes, Some(500));
+
+    for bad in [
+        &["name=x"][..],
+        &["builtin=chess"],
+        &["cmd=a", "builtin=mcts"],
+        &["builtin=mcts", "speed=3"],
+        &["cmd='open"],
+    ] {
+        assert!(EngineSpec::parse_tokens(&tokens(bad)).is_err(), "{bad:?}");
+    }
+}
+
+#[test]
+fn limits_merge_field_by_field() {
+    let each = Limit::parse_tokens(&tokens(&["tc=5", "nodes=100"])).unwrap();
+    assert_eq!(each.tc, Some(TimeControl { base_ms: 5000, inc_ms: 0 }));
+    let own = Limit { nodes: Some(7), ..Limit::default() };
+    let merged = own.or(each);
+    assert_eq!((merged.tc, merged.nodes), (each.tc, Some(7)));
+    assert_eq!(merged.to_string(), "tc=5+0 nodes=7");
+    assert!(Limit::parse_tokens(&tokens(&["tc=-1"])).is_err());
+    assert!(Limit::parse_tokens(&tokens(&["foo=1"])).is_err());
+}
+
+#[test]
+fn shell_words() {
+    assert_eq!(
+        split_command("  a  b\\ c 'd e' \"f\\\\g\" ").unwrap(),
+        tokens(&["a", "b c", "d e", "f\\g"])
+    );
+    assert_eq!(split_command("''").unwrap(), tokens(&[""]));
+    assert!(split_command("\"open").is_err());
+    assert!(split_command("end\\").is_err());
+}

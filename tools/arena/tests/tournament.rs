@@ -1,0 +1,344 @@
+//! Whole tournaments over tic-tac-toe with the fake engine: built-ins through
+//! the `igroteka engine` path, misbehaving engines, shard + merge, kill and
+//! resume.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use arena::{ArenaArgs, GameRecord, Standings, Termination, read_records};
+use board_core::tictactoe::TicTacToe;
+use clap::Parser;
+use search::GameEntry;
+
+const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
+
+#[derive(Parser)]
+struct Cli {
+    #[command(flatten)]
+    arena: ArenaArgs,
+}
+
+fn games() -> &'static [GameEntry] {
+    Box::leak(Box::new([GameEntry::of::<TicTacToe>()]))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn arena(args: &[String]) -> anyhow::Result<()> {
+    let cli = Cli::try_parse_from(std::iter::once("arena".to_owned()).chain(args.iter().cloned()))?;
+    arena::run(games(), PathBuf::from(FAKE), cli.arena)
+}
+
+fn args(text: &[&str]) -> Vec<String> {
+    text.iter().map(|s| (*s).to_owned()).collect()
+}
+
+fn records(path: &Path) -> Vec<GameRecord> {
+    read_records(&[path.to_owned()]).unwrap()
+}
+
+const DETERMINISTIC: &[&str] = &[
+    "--engine",
+    "builtin=alphabeta",
+    "--engine",
+    "builtin=mcts",
+    "--engine",
+    "builtin=random",
+    "--each",
+    "depth=3",
+    "nodes=60",
+    "--rounds",
+    "2",
+    "--openings",
+    "random:2",
+    "--seed",
+    "7",
+    "--concurrency",
+    "2",
+    "--quiet",
+];
+
+#[test]
+fn built_ins_play_a_round_robin() {
+    let dir = scratch("builtins");
+    let jsonl = dir.join("games.jsonl");
+    let pgn = dir.join("games.pgn");
+    let mut a = args(DETERMINISTIC);
+    a.extend(args(&[
+        "--jsonl",
+        jsonl.to_str().unwrap(),
+        "--pgnout",
+        pgn.to_str().unwrap(),
+        "--query-result",
+    ]));
+    arena(&a).unwrap();
+    let games = records(&jsonl);
+    assert_eq!(games.len(), 12);
+    for g in &games {
+        assert_eq!(g.termination, Termination::Normal, "{g:?}");
+        assert!(g.disagreements.is_empty(), "{g:?}");
+        assert_eq!(g.opening_plies, 2);
+        let mut pos = GameEntry::of::<TicTacToe>().start("standard").unwrap();
+        for mv in &g.moves {
+            pos.play_move_text(mv).unwrap();
+        }
+        assert_eq!(pos.outcome().unwrap().result_text(), g.result);
+    }
+    let pgn = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(pgn.matches("[Event ").count(), 12);
+    assert_eq!(pgn.matches("[Termination \"normal\"]").count(), 12);
+}
+
+#[test]
+fn misbehaving_engines_lose_with_the_right_termination() {
+    let dir = scratch("faults");
+    let jsonl = dir.join("games.jsonl");
+    let engine = |name: &str, mode: &str| {
+        args(&[
+            "--engine",
+            &format!("name={name}"),
+            &format!("cmd={FAKE} --mode {mode} --at 2 --delay 1500"),
+        ])
+    };
+    let mut a = args(&["--engine", "name=good", "builtin=random"]);
+    for (name, mode) in [
+        ("crasher", "crash"),
+        ("hanger", "hang"),
+        ("sleeper", "late"),
+        ("cheat", "illegal"),
+        ("babbler", "garbage"),
+    ] {
+        a.extend(engine(name, mode));
+    }
+    a.extend(args(&[
+        "--gauntlet",
+        "--rounds",
+        "1",
+        "--each",
+        "movetime=300",
+        "--stall-timeout",
+        "700",
+        "--concurrency",
+        "4",
+        "--quiet",
+        "--jsonl",
+        jsonl.to_str().unwrap(),
+    ]));
+    arena(&a).unwrap();
+    let games = records(&jsonl);
+    assert_eq!(games.len(), 10);
+    let expected = [
+        ("crasher", Termination::Disconnect),
+        ("hanger", Termination::Stall),
+        ("sleeper", Termination::TimeForfeit),
+        ("cheat", Termination::IllegalMove),
+        ("babbler", Termination::GarbageOutput),
+    ];
+    for g in &games {
+        let bad = if g.p1 == "good" { &g.p2 } else { &g.p1 };
+        let (_, termination) = expected.iter().find(|(n, _)| n == bad).unwrap();
+        assert_eq!(g.termination, *termination, "{g:?}");
+        let good_won = if g.p1 == "good" { "1-0" } else { "0-1" };
+        assert_eq!(g.result, good_won, "{g:?}");
+        assert!(g.reason.starts_with(bad.as_str()), "{g:?}");
+    }
+}
+
+#[test]
+fn a_result_disagreement_is_reported() {
+    let dir = scratch("liar");
+    let jsonl = dir.join("games.jsonl");
+    arena(&args(&[
+        "--engine",
+        "name=honest",
+        "builtin=random",
+        "--engine",
+        "name=liar",
+        &format!("cmd={FAKE} --mode liar"),
+        "--rounds",
+        "3",
+        "--each",
+        "nodes=1",
+        "--query-result",
+        "--quiet",
+        "--jsonl",
+        jsonl.to_str().unwrap(),
+    ]))
+    .unwrap();
+    let games = records(&jsonl);
+    assert_eq!(games.len(), 6);
+    for g in &games {
+        assert_eq!(g.disagreements.is_empty(), g.result == "1-0", "{g:?}");
+        if g.result != "1-0" {
+            assert_eq!(g.disagreements, ["liar: p1win"]);
+        }
+    }
+}
+
+#[test]
+fn max_plies_adjudicates() {
+    let dir = scratch("maxplies");
+    let jsonl = dir.join("games.jsonl");
+    arena(&args(&[
+        "--engine",
+        "builtin=random",
+        "--engine",
+        "name=other",
+        "builtin=random",
+        "--max-plies",
+        "3",
+        "--each",
+        "nodes=1",
+        "--quiet",
+        "--jsonl",
+        jsonl.to_str().unwrap(),
+    ]))
+    .unwrap();
+    for g in records(&jsonl) {
+        assert_eq!(
+            (g.termination, g.result.as_str(), g.plies()),
+            (Termination::MaxPlies, "1/2-1/2", 3)
+        );
+    }
+}
+
+#[test]
+fn shards_merge_into_the_unsharded_tournament() {
+    let dir = scratch("shards");
+    let whole = dir.join("whole.jsonl");
+    let mut a = args(DETERMINISTIC);
+    a.extend(args(&["--jsonl", whole.to_str().unwrap()]));
+    arena(&a).unwrap();
+    let shards: Vec<PathBuf> = (1..=3).map(|i| dir.join(format!("shard{i}.jsonl"))).collect();
+    for (i, path) in shards.iter().enumerate() {
+        let mut a = args(DETERMINISTIC);
+        a.extend(args(&["--shard", &format!("{}/3", i + 1), "--jsonl", path.to_str().unwrap()]));
+        arena(&a).unwrap();
+    }
+    let sizes: Vec<usize> = shards.iter().map(|p| records(p).len()).collect();
+    assert_eq!(sizes.iter().sum::<usize>(), 12, "{sizes:?}");
+    let strip = |mut games: Vec<GameRecord>| {
+        games.iter_mut().for_each(|g| g.duration_ms = 0);
+        games
+    };
+    let merged = strip(read_records(&shards).unwrap());
+    let unsharded = strip(records(&whole));
+    assert_eq!(merged, unsharded);
+    assert_eq!(
+        Standings::new(&[], &merged).report(None),
+        Standings::new(&[], &unsharded).report(None)
+    );
+    arena(
+        &[vec!["merge".to_owned()], shards.iter().map(|p| p.display().to_string()).collect()]
+            .concat(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn kill_and_resume_lose_nothing() {
+    let dir = scratch("resume");
+    let state = dir.join("state.jsonl");
+    let jsonl = dir.join("games.jsonl");
+    let pgn = dir.join("games.pgn");
+    let command = || {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_tictactoe-arena"));
+        c.args(["--rounds", "8", "--each", "nodes=1", "--concurrency", "2", "--quiet"])
+            .arg("--state")
+            .arg(&state)
+            .arg("--jsonl")
+            .arg(&jsonl)
+            .arg("--pgnout")
+            .arg(&pgn)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        c
+    };
+    let mut child = command().spawn().unwrap();
+    let started = Instant::now();
+    let finished_lines =
+        || std::fs::read_to_string(&state).map_or(0, |s| s.lines().count().saturating_sub(1));
+    while finished_lines() < 6 {
+        assert!(started.elapsed() < Duration::from_secs(60), "no progress");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = read_records(std::slice::from_ref(&state)).unwrap();
+    assert!(before.len() >= 6 && before.len() < 48, "{}", before.len());
+    assert!(command().status().unwrap().success());
+    let after = read_records(std::slice::from_ref(&state)).unwrap();
+    assert_eq!(after.len(), 48);
+    let ids: HashSet<u64> = after.iter().map(|g| g.id).collect();
+    assert_eq!(ids, (0..48).collect());
+    for game in &before {
+        assert!(after.contains(game), "game {} was replayed", game.id);
+    }
+    let lines = std::fs::read_to_string(&jsonl).unwrap().lines().count();
+    assert_eq!(lines, 48);
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap().matches("[Event ").count(), 48);
+    let other = command().arg("--seed").arg("99").status().unwrap();
+    assert!(!other.success(), "a state file of another tournament must be refused");
+}
+
+#[test]
+fn no_arguments_runs_the_built_ins() {
+    arena(&args(&["--quiet"])).unwrap();
+}
+
+#[test]
+fn bad_flags_are_refused() {
+    for bad in [
+        &["--game", "chess"][..],
+        &["--variant", "huge"],
+        &["--engine", "builtin=mcts"],
+        &["--engine", "builtin=mcts", "--engine", "builtin=mcts"],
+        &["--sprt"],
+        &["--rounds", "0"],
+        &["--openings", "book"],
+        &["--shard", "3/2"],
+    ] {
+        assert!(arena(&args(bad)).is_err(), "{bad:?}");
+    }
+}
+
+#[test]
+fn sprt_stops_a_decided_match() {
+    let dir = scratch("sprt");
+    let jsonl = dir.join("games.jsonl");
+    arena(&args(&[
+        "--engine",
+        "name=perfect",
+        "builtin=alphabeta",
+        "depth=9",
+        "--engine",
+        "builtin=random",
+        "nodes=1",
+        "--rounds",
+        "100",
+        "--openings",
+        "random:1",
+        "--sprt",
+        "elo0=0",
+        "elo1=20",
+        "--concurrency",
+        "2",
+        "--quiet",
+        "--jsonl",
+        jsonl.to_str().unwrap(),
+    ]))
+    .unwrap();
+    let games = records(&jsonl);
+    assert!(games.len() >= 4 && games.len() < 200, "{}", games.len());
+    let standings = Standings::new(&["perfect".to_owned(), "random".to_owned()], &games);
+    assert_eq!(standings.totals[0].losses, 0);
+    let sprt = arena::Sprt { elo0: 0.0, elo1: 20.0, alpha: 0.05, beta: 0.05 };
+    assert_eq!(sprt.verdict(sprt.llr(standings.totals[0])), arena::SprtVerdict::H1);
+}

@@ -89,3 +89,8 @@ pub use text::Setup;
 
 #[cfg(doc)]
 use board_core::Game;
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -171,8 +171,10 @@ pub(crate) fn why_illegal(mv: Move, own: u64, enemy: u64, mover: &str, opponent:
                      is reflected on {real_edge}"
                 );
             }
-            if let Some(sq) = first_met(from, edge, slide) {
-                return format!("the slide from {from} to {edge} is blocked at {sq}");
+            match first_met(from, edge, slide) {
+                Some(sq) if sq == edge => return format!("the edge square {edge} is occupied"),
+                Some(sq) => return format!("the slide from {from} to {edge} is blocked at {sq}"),
+                None => {}
             }
             let Some(diagonal) = Direction::between(edge, target)
                 .filter(|d| SLIDES.iter().any(|&(s, r)| s == slide && r.contains(d)))

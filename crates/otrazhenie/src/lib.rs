@@ -36,6 +36,9 @@
 //! - A position is valid with at most two checkers a side, where the player
 //!   who moved last still has a checker. The side to move may have none (the
 //!   game is then over: the opponent captured both).
+//! - The outcome reasons are "captured both checkers" and "no legal move"
+//!   (the side to move loses in both cases). A checker with no empty square
+//!   next to it along a rank or file has no move at all, capture included.
 //!
 //! # Notation
 //! - Quiet move: from-to, `a1-a5`.
@@ -47,7 +50,8 @@
 //! # Position text
 //! The ranks from 8 down to 1 separated by `/`, each from the a-file to the
 //! h-file: `W` a White checker, `B` a Black checker, a digit 1-8 that many
-//! empty squares; then a space and the side to move, `w` or `b`. The start is
+//! empty squares; then a space and the side to move, `w` or `b` (read in
+//! either case). Runs of digits are read; the printed text is canonical. The start is
 //! `B6B/8/8/8/8/8/8/W6W w` ([`START_TEXT`]). See [`Setup`].
 //!
 //! # Example

@@ -159,7 +159,7 @@ type FromText = fn(&str, &str) -> Result<Box<dyn SearchGame>, PositionError>;
 
 impl GameEntry {
     /// The entry of game `G`.
-    pub fn of<G: Evaluate>() -> Self {
+    pub const fn of<G: Evaluate>() -> Self {
         GameEntry {
             name: G::NAME,
             variants: G::VARIANTS,

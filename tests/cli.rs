@@ -1,0 +1,219 @@
+//! The `igroteka` binary driven as a user would: perft, replay, show, play,
+//! match, for every registered game.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use pretty_assertions::assert_eq;
+
+fn igroteka(args: &[&str]) -> Output {
+    igroteka_with_input(args, "")
+}
+
+fn igroteka_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_igroteka"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("igroteka starts");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write stdin");
+    child.wait_with_output().expect("igroteka runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The registered game names, from `igroteka games`.
+fn games() -> Vec<String> {
+    let out = igroteka(&["games"]);
+    assert!(out.status.success());
+    stdout(&out).lines().filter_map(|l| l.split_whitespace().next().map(String::from)).collect()
+}
+
+/// The start-position perft entries of a game's data file: (variant, depth, nodes).
+fn start_perft(game: &str) -> Vec<(String, u32, u64)> {
+    let path = format!("{}/../crates/{game}/tests/data/perft.txt", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut entries = Vec::new();
+    for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
+        let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+        if let [pos, variant, counts] = fields[..] {
+            if pos != "startpos" {
+                continue;
+            }
+            for pair in counts.split_whitespace() {
+                let (d, n) = pair.split_once(':').expect("depth:nodes");
+                entries.push((
+                    variant.to_owned(),
+                    d.parse().expect("depth"),
+                    n.parse().expect("nodes"),
+                ));
+            }
+        }
+    }
+    entries
+}
+
+#[test]
+fn perft_prints_one_line_per_depth_matching_the_data_files() {
+    for game in games() {
+        let entries = start_perft(&game);
+        assert!(!entries.is_empty(), "{game} has start perft data");
+        let variant = entries[0].0.clone();
+        let expected: Vec<(u32, u64)> = entries
+            .iter()
+            .filter(|(v, d, n)| *v == variant && *d <= 3 && *n < 2_000_000)
+            .map(|&(_, d, n)| (d, n))
+            .collect();
+        let depth = expected.iter().map(|&(d, _)| d).max().expect("a depth");
+        let out = igroteka(&[
+            "perft",
+            "--game",
+            &game,
+            "--variant",
+            &variant,
+            "--depth",
+            &depth.to_string(),
+        ]);
+        assert!(out.status.success(), "{game}: {}", stderr(&out));
+        let got: Vec<(u32, u64)> = stdout(&out)
+            .lines()
+            .map(|line| {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                assert_eq!(words[0], "depth", "{line}");
+                assert_eq!(words[2], "nodes", "{line}");
+                (words[1].parse().expect("depth"), words[3].parse().expect("nodes"))
+            })
+            .collect();
+        assert_eq!(got, expected, "{game}");
+    }
+}
+
+#[test]
+fn perft_divide_lists_each_move_and_adds_up() {
+    let out = igroteka(&["perft", "--game", "otrazhenie", "--depth", "2", "--divide"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    let last = lines.last().expect("a depth line");
+    let total: u64 = last.split_whitespace().nth(3).and_then(|n| n.parse().ok()).expect("total");
+    let divided: Vec<u64> = lines[1..lines.len() - 1]
+        .iter()
+        .map(|l| l.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("count"))
+        .collect();
+    let moves = lines[0].split_whitespace().nth(3).and_then(|n| n.parse::<usize>().ok());
+    assert_eq!(Some(divided.len()), moves, "one divide line per legal move");
+    assert_eq!(divided.iter().sum::<u64>(), total);
+}
+
+/// Every game: a random game from `match`, replayed, ends with the same result.
+#[test]
+fn replay_reproduces_match_results_for_every_game() {
+    for game in games() {
+        let out = igroteka(&[
+            "match",
+            "--game",
+            &game,
+            "--p1",
+            "random",
+            "--p2",
+            "random",
+            "--quiet",
+            "--max-plies",
+            "60",
+        ]);
+        assert!(out.status.success(), "{game}: {}", stderr(&out));
+        let text = stdout(&out);
+        let moves: Vec<&str> = text
+            .lines()
+            .filter(|l| l.trim_start().chars().next().is_some_and(|c| c.is_ascii_digit()))
+            .map(|l| l.split_whitespace().nth(2).expect("a move"))
+            .collect();
+        let result = text.lines().last().expect("a result line");
+        let mut args = vec!["replay", "--game", game.as_str()];
+        args.extend(&moves);
+        let replay = igroteka(&args);
+        assert!(replay.status.success(), "{game}: {}", stderr(&replay));
+        let replayed = stdout(&replay);
+        let replay_result = replayed.lines().last().expect("result line");
+        if moves.len() < 60 {
+            assert_eq!(replay_result, result, "{game}");
+        } else {
+            assert_eq!(replay_result, "result *", "{game}: capped games go on");
+        }
+        assert!(replayed.starts_with("position "), "{game}: {replayed}");
+    }
+}
+
+#[test]
+fn replay_refuses_the_first_illegal_move_with_its_number() {
+    let out = igroteka(&["replay", "--game", "otrazhenie", "a1-a5", "h8-h6", "a5-a8"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("move 3 (a5-a8)"), "{err}");
+    let text = stdout(&out);
+    assert!(text.contains("result *"), "{text}");
+    let ok = igroteka(&["replay", "--game", "otrazhenie", "a1-a5", "h8-h6"]);
+    let position = stdout(&ok).lines().next().map(String::from);
+    assert_eq!(
+        text.lines().next().map(String::from),
+        position,
+        "the position before the refused move"
+    );
+}
+
+#[test]
+fn replay_reads_a_numbered_annotated_record_from_stdin() {
+    let direct = igroteka(&["replay", "--game", "otrazhenie", "a1-a5", "h8-h6", "h1-h2"]);
+    let piped =
+        igroteka_with_input(&["replay", "--game", "otrazhenie"], "1. a1-a5! h8-h6?\n2. h1-h2 !?\n");
+    assert!(piped.status.success(), "{}", stderr(&piped));
+    assert_eq!(stdout(&piped), stdout(&direct));
+}
+
+#[test]
+fn bad_input_gets_one_clear_line_and_a_failure_status() {
+    let out = igroteka(&["show", "--game", "chess"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("unknown game 'chess'"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("otrazhenie"));
+    let out = igroteka(&["show", "--game", "otrazhenie", "--fen", "nonsense"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("invalid position"), "{}", stderr(&out));
+    let out = igroteka(&["perft", "--game", "otrazhenie", "--variant", "huge", "--depth", "1"]);
+    assert!(stderr(&out).contains("no variant 'huge'"), "{}", stderr(&out));
+    let out = igroteka(&["show", "--game", "otrazhenie", "--moves", "a1-a5 z9"]);
+    assert!(stderr(&out).contains("move 2 (z9)"), "{}", stderr(&out));
+}
+
+#[test]
+fn show_draws_the_board_and_names_the_side_to_move() {
+    for game in games() {
+        let out = igroteka(&["show", "--game", &game]);
+        assert!(out.status.success(), "{game}: {}", stderr(&out));
+        let text = stdout(&out);
+        assert!(text.lines().count() >= 5, "{game}: a board, not a line: {text}");
+        assert!(text.contains("position "), "{game}");
+        assert!(text.contains("to move: "), "{game}");
+    }
+}
+
+#[test]
+fn play_accepts_moves_reports_errors_and_keeps_going() {
+    let out = igroteka_with_input(
+        &["play", "--game", "otrazhenie", "--engine", "random"],
+        "moves\nz9-z1\na1-a5\nquit\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("a1-a2"), "lists legal moves: {text}");
+    assert!(text.contains("cannot read move 'z9-z1'") || text.contains("z9"), "{text}");
+    assert!(text.contains("plays "), "the engine answered: {text}");
+}

@@ -1,0 +1,220 @@
+//! The real `igroteka engine` process, driven through the protocol as GUIs and
+//! tournament managers drive it: for every registered game, a whole game
+//! between two engine processes with the command pattern of the Cute Games
+//! transcript (../shared/protocol), and thousands of garbage lines.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::Duration;
+
+use board_core::Rng;
+
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn spawn(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_igroteka"))
+            .arg("engine")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the engine starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine { child, stdin, lines }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("the engine reads its input");
+    }
+
+    /// Reads lines until one starts with `prefix`; returns it.
+    fn expect(&mut self, prefix: &str) -> String {
+        loop {
+            match self.lines.recv_timeout(TIMEOUT) {
+                Ok(line) if line.starts_with(prefix) => return line,
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) => panic!("no '{prefix}' line within {TIMEOUT:?}"),
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("the engine died waiting for '{prefix}'")
+                }
+            }
+        }
+    }
+
+    /// Sends a query; returns the words after `response`.
+    fn query(&mut self, what: &str) -> String {
+        self.send(&format!("query {what}"));
+        let line = self.expect("response");
+        line.strip_prefix("response").unwrap_or("").trim().to_owned()
+    }
+
+    fn handshake(&mut self) {
+        self.send("ugi");
+        self.expect("ugiok");
+        self.send("isready");
+        self.expect("readyok");
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+fn games() -> Vec<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_igroteka")).arg("games").output().expect("games");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next().map(String::from))
+        .collect()
+}
+
+#[test]
+fn the_issue_example_session_answers_and_moves_legally() {
+    let mut engine = Engine::spawn(&["--game", "otrazhenie"]);
+    engine.handshake();
+    engine.send("position startpos");
+    let legal = engine.query("moves");
+    engine.send("go nodes 1000");
+    let best = engine.expect("bestmove");
+    let words: Vec<&str> = best.split_whitespace().collect();
+    assert_eq!(words.len(), 2, "bestmove is exactly two tokens: {best}");
+    assert!(legal.split_whitespace().any(|m| m == words[1]), "{best} not in {legal}");
+}
+
+/// The transcript pattern: two engine processes, one per side, a clock,
+/// `query p1turn` to engine 1 each move, `position` sent twice, `query
+/// gameover` before each `go`, both asked `query result` at the end.
+#[test]
+fn every_game_plays_through_with_the_manager_pattern() {
+    for game in games() {
+        let mut engines = [Engine::spawn(&["--game", &game]), Engine::spawn(&["--game", &game])];
+        for engine in &mut engines {
+            engine.send("ugi");
+            engine.expect("ugiok");
+            engine.send("setoption name hash value 1");
+            engine.send("setoption name maxplies value 80");
+            engine.send("isready");
+            engine.expect("readyok");
+            engine.send("uginewgame");
+        }
+        let mut moves: Vec<String> = Vec::new();
+        let mut clock = [3000i64, 3000i64];
+        // The loop ends with the final `position` command.
+        let result = loop {
+            let position = if moves.is_empty() {
+                "position startpos".to_owned()
+            } else {
+                format!("position startpos moves {}", moves.join(" "))
+            };
+            engines[0].send(&position);
+            let p1turn = engines[0].query("p1turn");
+            assert!(p1turn == "true" || p1turn == "false", "{game}: p1turn {p1turn}");
+            let mover = usize::from(p1turn == "false");
+            let engine = &mut engines[mover];
+            engine.send("isready");
+            engine.expect("readyok");
+            engine.send(&position);
+            engine.send(&position);
+            if engine.query("gameover") == "true" {
+                break position;
+            }
+            let legal = engine.query("moves");
+            let started = std::time::Instant::now();
+            engine.send(&format!("go p1time {} p2time {} p1inc 20 p2inc 20", clock[0], clock[1]));
+            let best = engine.expect("bestmove");
+            let spent = i64::try_from(started.elapsed().as_millis()).unwrap_or(i64::MAX);
+            clock[mover] += 20 - spent;
+            let words: Vec<&str> = best.split_whitespace().collect();
+            assert_eq!(words.len(), 2, "{game}: {best}");
+            assert!(
+                legal.split_whitespace().any(|m| m == words[1]),
+                "{game}: {best} not legal: {legal}"
+            );
+            assert!(clock[mover] > 0, "{game}: engine {} overran its clock", mover + 1);
+            moves.push(words[1].to_owned());
+            assert!(moves.len() <= 80, "{game}: MaxPlies 80 did not end the game");
+        };
+        let [first, second] = engines.map(|mut engine| {
+            engine.send(&result);
+            engine.query("result")
+        });
+        assert_eq!(first, second, "{game}: the engines disagree on the result");
+        assert!(["p1win", "p2win", "draw"].contains(&first.as_str()), "{game}: {first}");
+    }
+}
+
+#[test]
+fn garbage_never_kills_the_engine_or_stops_isready() {
+    let mut engine = Engine::spawn(&["--game", "otrazhenie"]);
+    engine.handshake();
+    let words = [
+        "go",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "setoption",
+        "name",
+        "value",
+        "query",
+        "perft",
+        "stop",
+        "a1-a5",
+        "h8-h6",
+        "Hash",
+        "-1",
+        "999999999999999999999",
+        "infinite",
+        "depth",
+        "nodes",
+        "p1time",
+        "ugi",
+        "d",
+        "\u{0416}",
+        "\t",
+        "",
+        "x",
+    ];
+    let mut rng = Rng::new(99);
+    for i in 0..3000 {
+        let len = rng.below(6);
+        let line: Vec<&str> = (0..len).map(|_| words[rng.below(words.len())]).collect();
+        let line = line.join(" ");
+        // Keep searches short: a bare or infinite go would wait for stop.
+        let line = if line.starts_with("go") { "go depth 1".to_owned() } else { line };
+        if line.starts_with("quit") || line.starts_with("perft") {
+            continue;
+        }
+        engine.send(&line);
+        if i % 500 == 0 {
+            engine.send("stop");
+            engine.send("isready");
+            engine.expect("readyok");
+        }
+    }
+    engine.send("stop");
+    engine.send("isready");
+    engine.expect("readyok");
+    assert!(engine.child.try_wait().expect("status").is_none(), "the engine is still running");
+}

@@ -1,0 +1,9 @@
+//! One module per subcommand.
+
+pub mod engine;
+pub mod engine_args;
+pub mod perft;
+pub mod play;
+pub mod replay;
+pub mod selfplay;
+pub mod show;

@@ -1,0 +1,67 @@
+//! `igroteka perft`: move-path counts, the check of a move generator.
+
+use std::io::{IsTerminal, Write};
+use std::time::Instant;
+
+use clap::Args;
+
+use crate::position::PositionArgs;
+
+/// Count move paths to each depth 1..N.
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// The deepest depth.
+    #[arg(long, short)]
+    depth: u32,
+    /// List `<move> <count>` below each legal move at the last depth.
+    #[arg(long)]
+    divide: bool,
+}
+
+/// Prints `depth <d> nodes <count> time <ms> nps <n>` for each depth; the
+/// last depth is counted move by move, with progress on a terminal's stderr.
+pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
+    let (_, pos) = args.position.position()?;
+    let mut out = std::io::stdout().lock();
+    for depth in 1..args.depth {
+        let start = Instant::now();
+        let nodes = pos.perft(depth);
+        writeln!(out, "{}", line(depth, nodes, start))?;
+    }
+    if args.depth == 0 {
+        return Ok(());
+    }
+    let start = Instant::now();
+    let show_progress = std::io::stderr().is_terminal();
+    let moves = pos.legal_move_texts();
+    let mut total = 0;
+    let mut divide = Vec::with_capacity(moves.len());
+    for (i, mv) in moves.iter().enumerate() {
+        if show_progress {
+            eprint!("\r\x1b[K[{}/{}] {mv} ...", i + 1, moves.len());
+        }
+        let mut child = pos.clone();
+        child.play_move_text(mv)?;
+        let nodes = child.perft(args.depth - 1);
+        total += nodes;
+        divide.push((mv, nodes));
+    }
+    if show_progress {
+        eprint!("\r\x1b[K");
+    }
+    if args.divide {
+        for (mv, nodes) in divide {
+            writeln!(out, "{mv} {nodes}")?;
+        }
+    }
+    writeln!(out, "{}", line(args.depth, total, start))?;
+    Ok(())
+}
+
+fn line(depth: u32, nodes: u64, start: Instant) -> String {
+    let micros = start.elapsed().as_micros().max(1);
+    let nps = u128::from(nodes) * 1_000_000 / micros;
+    format!("depth {depth} nodes {nodes} time {} nps {nps}", micros / 1000)
+}

@@ -1,0 +1,76 @@
+//! `igroteka match`: one game between two built-in engines, shown move by move.
+
+use clap::Args;
+use search::EngineKind;
+
+use super::engine_args::{LimitArgs, best_move};
+
+/// One engine-vs-engine game, board after every move.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// The game.
+    #[arg(long, short, default_value = "otrazhenie")]
+    game: String,
+    /// The variant (default: the game's first).
+    #[arg(long)]
+    variant: Option<String>,
+    /// The first player's engine.
+    #[arg(long, default_value = "alphabeta")]
+    p1: EngineKind,
+    /// The second player's engine.
+    #[arg(long, default_value = "mcts")]
+    p2: EngineKind,
+    /// Stop and adjudicate after this many plies (default: the game's cap).
+    #[arg(long)]
+    max_plies: Option<u32>,
+    /// Print only the moves and the result, no boards.
+    #[arg(long)]
+    quiet: bool,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
+    let entry = crate::registry::game(&args.game)?;
+    let mut pos = crate::position::base_position(entry, args.variant.as_deref(), None)?;
+    let names = entry.player_names;
+    let cap = args.max_plies.unwrap_or(entry.default_max_plies);
+    println!(
+        "{} ({}): {} {} vs {} {}",
+        entry.name,
+        pos.variant(),
+        names.first,
+        args.p1,
+        names.second,
+        args.p2
+    );
+    if !args.quiet {
+        println!("{}", pos.board_text());
+    }
+    let mut ply = 0;
+    let outcome = loop {
+        if let Some(outcome) = pos.outcome() {
+            break outcome;
+        }
+        if ply >= cap {
+            break pos.adjudicate();
+        }
+        let side = pos.side_to_move();
+        let engine = if side == board_core::Player::First { args.p1 } else { args.p2 };
+        let think = args.limits.think(engine, ply.into());
+        let Some((mv, info)) = best_move(pos.as_ref(), &think) else {
+            anyhow::bail!("{engine} found no move in an unfinished game");
+        };
+        pos.play_move_text(&mv)?;
+        ply += 1;
+        println!(
+            "{ply:>3}. {:<6} {mv:<12} {}  depth {}  nodes {}",
+            names[side], info.score, info.depth, info.nodes
+        );
+        if !args.quiet {
+            println!("{}", pos.board_text());
+        }
+    };
+    println!("result {outcome}");
+    Ok(())
+}

@@ -231,9 +231,10 @@ impl Game for Position {
     const NAME: &'static str = "focus";
     const VARIANTS: &'static [&'static str] = &[STANDARD];
     const PLAYER_NAMES: ByPlayer<&'static str> = ByPlayer::new("Black", "White");
-    /// Focus has no draw rule and the second player can mirror forever (see
-    /// the crate docs); random games mostly end well before 600 plies.
-    const DEFAULT_MAX_PLIES: u32 = 600;
+    /// Focus has no draw rule, the second player can mirror forever (see the
+    /// crate docs), and random games practically never end (reserves keep
+    /// refilling); 400 plies (200 moves each) is room for a real game.
+    const DEFAULT_MAX_PLIES: u32 = 400;
 
     fn start(variant: &str) -> Result<Self, UnknownVariant> {
         Self::variant_named(variant)?;
@@ -312,7 +313,7 @@ impl Game for Position {
                     refuse(format!("the stack on {from} is not {name}'s (its top piece is not)"))
                 }
                 Some(stack) if stack.height() < mv.pieces() => refuse(format!(
-                    "the stack on {from} has {} pieces, moving {} squares needs {}",
+                    "the stack on {from} is {} high, moving {} squares takes {} pieces",
                     stack.height(),
                     mv.pieces(),
                     mv.pieces()

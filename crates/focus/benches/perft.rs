@@ -15,7 +15,7 @@ fn perft(c: &mut Criterion) {
     let start = Position::default_start();
     let midgame = Position::from_text(MIDGAME, "standard").expect("valid position");
     let cases: [(&str, &Position, u32, u64); 2] =
-        [("startpos", &start, 5, 1_266_500_544), ("midgame", &midgame, 5, 496_837_304)];
+        [("startpos", &start, 5, 1_298_133_752), ("midgame", &midgame, 5, 496_837_304)];
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);
     for (name, pos, depth, nodes) in cases {

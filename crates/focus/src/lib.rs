@@ -95,3 +95,8 @@ pub use board::{MAX_HEIGHT, Square, SquareError, Stack};
 pub use moves::Move;
 pub use position::{PIECES_PER_PLAYER, Position, STANDARD};
 pub use text::Setup;
+
+/// The README's example is compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

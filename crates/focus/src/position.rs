@@ -1,0 +1,357 @@
+//! The position and the rules: move generation, making moves, the end.
+
+use board_core::{
+    ByPlayer, Game, IllegalMoveError, Outcome, Player, PositionError, UnknownVariant, zobrist_keys,
+};
+
+use crate::board::{EMPTY, MAX_HEIGHT, ON_BOARD, Square, Stack, TARGETS, height};
+use crate::moves::Move;
+use crate::text::Setup;
+
+/// Pieces each player owns at the start.
+pub const PIECES_PER_PLAYER: u8 = 18;
+
+/// `STACK_KEYS[square * 64 + code]`; the empty square has key 0.
+static STACK_KEYS: [u64; 64 * 64] = {
+    let mut keys = zobrist_keys::<{ 64 * 64 }>(0xF0C5_0001);
+    let mut square = 0;
+    while square < 64 {
+        keys[square * 64] = 0;
+        keys[square * 64 + EMPTY as usize] = 0;
+        square += 1;
+    }
+    keys
+};
+
+/// `RESERVE_KEYS[player][count]`; an empty reserve has key 0.
+static RESERVE_KEYS: [[u64; PIECES_PER_PLAYER as usize + 1]; 2] = {
+    let raw = zobrist_keys::<{ 2 * (PIECES_PER_PLAYER as usize + 1) }>(0xF0C5_0002);
+    let mut keys = [[0; PIECES_PER_PLAYER as usize + 1]; 2];
+    let mut n = 1;
+    while n <= PIECES_PER_PLAYER as usize {
+        keys[0][n] = raw[n];
+        keys[1][n] = raw[PIECES_PER_PLAYER as usize + 1 + n];
+        n += 1;
+    }
+    keys
+};
+
+const SECOND_TO_MOVE_KEY: u64 = zobrist_keys::<1>(0xF0C5_0003)[0];
+
+/// The only variant.
+pub const STANDARD: &str = "standard";
+
+/// A Focus position: the stacks, both reserves, the pieces each player has
+/// captured, and the side to move. Small and `Copy`.
+///
+/// ```
+/// use board_core::Game;
+/// let mut pos = focus::Position::default_start();
+/// assert_eq!(pos.legal_moves().len(), 68);
+/// pos.play_text("e4-e5").unwrap();
+/// assert_eq!(pos.stack("e5".parse().unwrap()).unwrap().to_string(), "wb");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Position {
+    /// Stack codes by square index (see [`Stack`]); `EMPTY` off the board too.
+    stacks: [u8; 64],
+    /// The squares whose top piece is each player's.
+    owned: [u64; 2],
+    reserve: [u8; 2],
+    captured: [u8; 2],
+    side: Player,
+    hash: u64,
+}
+
+impl Position {
+    /// The stack on `square`, or `None` if it is empty.
+    pub fn stack(&self, square: Square) -> Option<Stack> {
+        Stack::from_code(self.stacks[square.index()])
+    }
+
+    /// The pieces in `player`'s reserve.
+    pub fn reserve(&self, player: Player) -> u8 {
+        self.reserve[player.index()]
+    }
+
+    /// The enemy pieces `player` has captured (removed from the game).
+    pub fn captured(&self, player: Player) -> u8 {
+        self.captured[player.index()]
+    }
+
+    /// The squares whose stacks `player` owns, as a bitboard over
+    /// [`Square::index`].
+    pub fn owned(&self, player: Player) -> u64 {
+        self.owned[player.index()]
+    }
+
+    /// The number of stack moves `player`'s stacks have (drops not counted).
+    pub fn stack_mobility(&self, player: Player) -> u32 {
+        squares(self.owned[player.index()])
+            .map(|sq| TARGETS[sq.index()][height(self.stacks[sq.index()])].len())
+            .sum()
+    }
+
+    /// The number of legal moves, without listing them.
+    pub fn count_moves(&self) -> u64 {
+        let me = self.side.index();
+        let drops = if self.reserve[me] > 0 { Square::ALL.len() as u64 } else { 0 };
+        u64::from(self.stack_mobility(self.side)) + drops
+    }
+
+    /// The position from a setup, checked: each colour's pieces on the board,
+    /// in reserve and captured by the opponent add up to 18, and the player
+    /// who just moved owns a stack (a move always leaves the mover on top).
+    pub(crate) fn from_checked_setup(setup: &Setup) -> Result<Position, PositionError> {
+        let mut pos = Position {
+            stacks: [EMPTY; 64],
+            owned: [0; 2],
+            reserve: [setup.reserve.first, setup.reserve.second],
+            captured: [setup.captured.first, setup.captured.second],
+            side: setup.side_to_move,
+            hash: 0,
+        };
+        for &(square, stack) in &setup.stacks {
+            if pos.stacks[square.index()] != EMPTY {
+                return Err(PositionError::new(format!("{square} is given twice")));
+            }
+            pos.put(square, stack.code());
+        }
+        for player in Player::BOTH {
+            let name = Position::PLAYER_NAMES[player];
+            let on_board: usize = setup.stacks.iter().map(|(_, stack)| stack.count(player)).sum();
+            let total = on_board
+                + usize::from(pos.reserve(player))
+                + usize::from(pos.captured(player.other()));
+            if total != usize::from(PIECES_PER_PLAYER) {
+                return Err(PositionError::new(format!(
+                    "{name} has {on_board} on the board + {} in reserve + {} captured by {} = \
+                     {total} pieces, expected {PIECES_PER_PLAYER}",
+                    pos.reserve(player),
+                    pos.captured(player.other()),
+                    Position::PLAYER_NAMES[player.other()],
+                )));
+            }
+        }
+        let last_mover = pos.side.other();
+        if pos.owned(last_mover) == 0 {
+            return Err(PositionError::new(format!(
+                "{} owns no stack, but has just moved (a move leaves the mover on top)",
+                Position::PLAYER_NAMES[last_mover]
+            )));
+        }
+        pos.hash = pos.hash_from_scratch();
+        Ok(pos)
+    }
+
+    /// The start position.
+    fn standard_start() -> Position {
+        let mut pos = Position {
+            stacks: [EMPTY; 64],
+            owned: [0; 2],
+            reserve: [0; 2],
+            captured: [0; 2],
+            side: Player::First,
+            hash: 0,
+        };
+        for rank in 1..7 {
+            // Ranks 2, 4, 6 read W W B B W W from file b; ranks 3, 5, 7 the reverse.
+            let row = if rank % 2 == 1 { [1, 1, 0, 0, 1, 1] } else { [0, 0, 1, 1, 0, 0] };
+            for (file, colour) in (1..7).zip(row) {
+                if let Some(square) = Square::new(file, rank) {
+                    pos.put(square, (1 << 1) | colour);
+                }
+            }
+        }
+        pos.hash = pos.hash_from_scratch();
+        pos
+    }
+
+    /// Sets the stack code of `square`, keeping the owner masks and the hash.
+    #[inline]
+    fn put(&mut self, square: Square, code: u8) {
+        let index = square.index();
+        self.hash ^= STACK_KEYS[index * 64 + usize::from(self.stacks[index])]
+            ^ STACK_KEYS[index * 64 + usize::from(code)];
+        self.stacks[index] = code;
+        let bit = 1u64 << index;
+        self.owned[0] &= !bit;
+        self.owned[1] &= !bit;
+        if code > EMPTY {
+            self.owned[usize::from(code & 1)] |= bit;
+        }
+    }
+
+    #[inline]
+    fn set_reserve(&mut self, player: usize, count: u8) {
+        self.hash ^= RESERVE_KEYS[player][usize::from(self.reserve[player])]
+            ^ RESERVE_KEYS[player][usize::from(count)];
+        self.reserve[player] = count;
+    }
+
+    /// Puts the `k` pieces `moved` (colour bits, top piece in bit 0) on top of
+    /// `to`, then trims the stack to 5 from the bottom: the mover's own pieces
+    /// go to their reserve, the enemy's are captured.
+    #[inline]
+    fn land(&mut self, to: Square, moved: u8, k: usize) {
+        let me = self.side.index();
+        let mut code = (u16::from(self.stacks[to.index()]) << k) | u16::from(moved);
+        let tall = 15 - code.leading_zeros() as usize;
+        if tall > MAX_HEIGHT {
+            let removed = tall - MAX_HEIGHT;
+            let colours = (code >> MAX_HEIGHT) & ((1 << removed) - 1);
+            let second = colours.count_ones() as usize;
+            let (own, enemy) =
+                if me == 0 { (removed - second, second) } else { (second, removed - second) };
+            self.set_reserve(me, self.reserve[me] + own as u8);
+            self.captured[me] += enemy as u8;
+            code = (code & ((1 << MAX_HEIGHT) - 1)) | (1 << MAX_HEIGHT);
+        }
+        self.put(to, code as u8);
+    }
+}
+
+/// The squares of a bitboard, lowest index first.
+fn squares(mut bits: u64) -> impl Iterator<Item = Square> {
+    std::iter::from_fn(move || {
+        if bits == 0 {
+            return None;
+        }
+        let index = bits.trailing_zeros() as u8;
+        bits &= bits - 1;
+        Some(Square::from_index(index))
+    })
+}
+
+impl Game for Position {
+    type Move = Move;
+    type MoveText = Move;
+    type Setup = Setup;
+
+    const NAME: &'static str = "focus";
+    const VARIANTS: &'static [&'static str] = &[STANDARD];
+    const PLAYER_NAMES: ByPlayer<&'static str> = ByPlayer::new("Black", "White");
+    /// Focus has no draw rule, the second player can mirror forever (see the
+    /// crate docs), and random games practically never end (reserves keep
+    /// refilling); 400 plies (200 moves each) is room for a real game.
+    const DEFAULT_MAX_PLIES: u32 = 400;
+
+    fn start(variant: &str) -> Result<Self, UnknownVariant> {
+        Self::variant_named(variant)?;
+        Ok(Position::standard_start())
+    }
+
+    fn from_setup(setup: Setup, variant: &str) -> Result<Self, PositionError> {
+        Self::variant_named(variant)?;
+        Position::from_checked_setup(&setup)
+    }
+
+    fn variant(&self) -> &'static str {
+        STANDARD
+    }
+
+    fn side_to_move(&self) -> Player {
+        self.side
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<Move>) {
+        let me = self.side.index();
+        for from in squares(self.owned[me]) {
+            let targets = &TARGETS[from.index()][height(self.stacks[from.index()])];
+            moves.extend(targets.as_slice().iter().map(|&to| Move::Stack { from, to }));
+        }
+        if self.reserve[me] > 0 {
+            moves.extend(Square::ALL.iter().map(|&to| Move::Drop { to }));
+        }
+    }
+
+    fn play_unchecked(&mut self, mv: Move) {
+        match mv {
+            Move::Stack { from, to } => {
+                let k = mv.pieces();
+                let code = self.stacks[from.index()];
+                self.put(from, code >> k);
+                self.land(to, code & ((1 << k) - 1), k);
+            }
+            Move::Drop { to } => {
+                let me = self.side.index();
+                self.set_reserve(me, self.reserve[me].saturating_sub(1));
+                self.land(to, me as u8, 1);
+            }
+        }
+        self.side = self.side.other();
+        self.hash ^= SECOND_TO_MOVE_KEY;
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let me = self.side.index();
+        (self.owned[me] == 0 && self.reserve[me] == 0)
+            .then(|| Outcome::win(self.side.other(), "no stack and no reserve"))
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let stacks = squares(ON_BOARD)
+            .map(|sq| STACK_KEYS[sq.index() * 64 + usize::from(self.stacks[sq.index()])])
+            .fold(0, |hash, key| hash ^ key);
+        let reserves = RESERVE_KEYS[0][usize::from(self.reserve[0])]
+            ^ RESERVE_KEYS[1][usize::from(self.reserve[1])];
+        let side = if self.side == Player::Second { SECOND_TO_MOVE_KEY } else { 0 };
+        stacks ^ reserves ^ side
+    }
+
+    fn resolve_move(&self, mv: &Move) -> Result<Move, IllegalMoveError> {
+        let name = Self::PLAYER_NAMES[self.side];
+        let refuse = |reason: String| Err(IllegalMoveError::not_legal(mv.to_string(), reason));
+        match *mv {
+            Move::Stack { from, .. } => match self.stack(from) {
+                None => refuse(format!("{from} is empty")),
+                Some(stack) if stack.owner() != self.side => {
+                    refuse(format!("the stack on {from} is not {name}'s (its top piece is not)"))
+                }
+                Some(stack) if stack.height() < mv.pieces() => refuse(format!(
+                    "the stack on {from} is {} high, moving {} squares takes {} pieces",
+                    stack.height(),
+                    mv.pieces(),
+                    mv.pieces()
+                )),
+                Some(_) => Ok(*mv),
+            },
+            Move::Drop { .. } if self.reserve(self.side) == 0 => {
+                refuse(format!("{name} has no piece in reserve"))
+            }
+            Move::Drop { .. } => Ok(*mv),
+        }
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        fn count(pos: &Position, buffers: &mut [Vec<Move>]) -> u64 {
+            let Some((moves, deeper)) = buffers.split_first_mut() else {
+                return pos.count_moves();
+            };
+            moves.clear();
+            pos.generate_moves(moves);
+            moves
+                .iter()
+                .map(|&mv| {
+                    let mut child = *pos;
+                    child.play_unchecked(mv);
+                    count(&child, deeper)
+                })
+                .sum()
+        }
+        match depth {
+            0 => 1,
+            _ => count(self, &mut vec![Vec::new(); depth as usize - 1]),
+        }
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position(\"{self}\")")
+    }
+}

@@ -13,6 +13,15 @@ fn main() {
         let t = Instant::now();
         let n = pos.perft(d);
         let s = t.elapsed().as_secs_f64();
-        println!("{d}: {n}  {:.3}s  {:.1} Mn/s", s, n as f64 / s / 1e6);
+        let t = Instant::now();
+        let g = board_core::perft::perft(&pos, d);
+        let s2 = t.elapsed().as_secs_f64();
+        assert_eq!(g, n);
+        println!(
+            "{d}: {n}  {:.3}s  {:.1} Mn/s (generic {:.1} Mn/s)",
+            s,
+            n as f64 / s / 1e6,
+            n as f64 / s2 / 1e6
+        );
     }
 }

@@ -96,7 +96,9 @@ impl Tops {
 
 /// The depth-first capture search of one position.
 struct CaptureSearch<'a, S> {
-    cols: [Column; 32],
+    cols: &'a [Column; 32],
+    /// How many top pieces the capture so far has taken from each column.
+    taken: [u8; 32],
     tops: Tops,
     color: Color,
     promotion_row: u64,
@@ -104,24 +106,27 @@ struct CaptureSearch<'a, S> {
 }
 
 impl<S: Sink> CaptureSearch<'_, S> {
-    /// Takes the top piece of the column on `over`; returns what to restore.
+    /// Takes the top piece of the column on `over`; returns the tops to restore.
     #[inline]
-    fn take_top(&mut self, over: u64) -> (Column, Tops) {
+    fn take_top(&mut self, over: u64) -> Tops {
         let slot = (over.trailing_zeros() >> 1) as usize;
-        let saved = (self.cols[slot], self.tops);
-        let rest = self.cols[slot].without_top();
-        self.cols[slot] = rest;
+        let saved = self.tops;
+        self.taken[slot] += 1;
+        let left = self.cols[slot].height() - usize::from(self.taken[slot]);
         self.tops.enemy &= !over;
-        match rest.height() {
-            0 => {}
-            h if rest.code_at(h - 1) & 1 == self.color as u64 => self.tops.own |= over,
-            _ => self.tops.enemy |= over,
+        if left > 0 {
+            if self.cols[slot].code_at(left - 1) & 1 == self.color as u64 {
+                self.tops.own |= over;
+            } else {
+                self.tops.enemy |= over;
+            }
         }
         saved
     }
 
-    fn restore(&mut self, over: u64, (col, tops): (Column, Tops)) {
-        self.cols[(over.trailing_zeros() >> 1) as usize] = col;
+    #[inline]
+    fn restore(&mut self, over: u64, tops: Tops) {
+        self.taken[(over.trailing_zeros() >> 1) as usize] -= 1;
         self.tops = tops;
     }
 
@@ -226,7 +231,8 @@ impl Position {
         let (own, enemy) = self.tops();
         let promotion_row = self.side.promotion_row();
         let mut search = CaptureSearch {
-            cols: self.cols,
+            cols: &self.cols,
+            taken: [0; 32],
             tops: Tops { own, enemy },
             color: self.side,
             promotion_row,

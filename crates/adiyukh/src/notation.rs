@@ -187,14 +187,15 @@ fn why(pos: &Position, mv: Move, legal: &[Move]) -> String {
             format!("{} is not a step forward to an empty square", mv)
         };
     }
-    let from_here: Vec<&Move> = legal.iter().filter(|m| m.from() == from).collect();
+    let from_here: Vec<&Move> =
+        legal.iter().filter(|m| m.is_capture() && m.from() == from).collect();
     if from_here.is_empty() {
         return format!("the column on {from} has no capture");
     }
     let path: Vec<Square> = mv.landings().collect();
-    let continues = from_here.iter().any(|m| {
-        m.is_capture() && m.len() > path.len() && m.landings().zip(&path).all(|(a, &b)| a == b)
-    });
+    let continues = from_here
+        .iter()
+        .any(|m| m.len() > path.len() && m.landings().zip(&path).all(|(a, &b)| a == b));
     match path.last() {
         Some(last) if continues => format!("the capture must go on from {last}"),
         _ => format!("no capture from {from} takes that path"),

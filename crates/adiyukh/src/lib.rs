@@ -42,9 +42,10 @@
 //!   king may fly over it or land on it later in the same capture.
 //! - A capture has at most 12 jumps (each takes one of the 12 pieces of the
 //!   enemy colour, which stays under the moving column until the move ends).
-//! - Tools that stop a game at a ply cap ([`DEFAULT_MAX_PLIES`] = 300)
-//!   score the position as it stands ([`Game::adjudicate`]), reason
-//!   "ply limit".
+//! - Tools that stop a game at a ply cap ([`DEFAULT_MAX_PLIES`] = 300; in
+//!   400 seeded random games from the start the longest took 176 plies, the
+//!   median 62) score the position as it stands ([`Game::adjudicate`]): 13
+//!   or more wins, 12:12 a draw, reason "ply limit", score attached.
 //! - A position text must hold exactly 12 pieces of each colour; any
 //!   arrangement of them into columns is accepted (buried kings anywhere,
 //!   either side to move).
@@ -77,6 +78,16 @@
 //! three Black men on e5 and a White king on top of four Black and two
 //! White men on g1.
 //!
+//! # Representation
+//! [`Position`] is `Copy` (about 300 bytes): one packed word per dark square
+//! ([`Column`]: 2 bits per piece bottom to top, the height in the top byte),
+//! bitboards of White-topped, Black-topped and king-topped squares, and an
+//! incremental Zobrist hash (keys per square, level and piece). Captures are
+//! found by a depth-first search that takes top pieces off the jumped columns
+//! in an overlay and puts them back on the way out; nothing is allocated per
+//! node. Perft from the start: 7, 49, 302, 1 469, 7 482, 37 908, 189 912,
+//! 925 868 (deeper in the README).
+//!
 //! # Example
 //! ```
 //! use adiyukh::Position;
@@ -96,6 +107,11 @@
 //!
 //! [`DEFAULT_MAX_PLIES`]: board_core::Game::DEFAULT_MAX_PLIES
 //! [`Game::adjudicate`]: board_core::Game::adjudicate
+
+/// The README's example, compiled as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
 
 mod board;
 mod eval;

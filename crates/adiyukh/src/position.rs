@@ -203,7 +203,8 @@ impl Game for Position {
     const VARIANTS: &'static [&'static str] = &["standard"];
     const PLAYER_NAMES: ByPlayer<&'static str> = ByPlayer::new("White", "Black");
     /// 300 plies: random games from the start end by themselves well before
-    /// that (see the crate docs); the cap then scores the position as it stands.
+    /// that (longest 176 in 400 seeded games); at the cap
+    /// [`adjudicate`](Game::adjudicate) scores the position as it stands.
     const DEFAULT_MAX_PLIES: u32 = 300;
 
     fn start(variant: &str) -> Result<Self, UnknownVariant> {

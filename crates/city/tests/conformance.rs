@@ -1,0 +1,35 @@
+//! The shared conformance suite, from every variant's start and from
+//! positions with the features random play rarely sets up.
+
+use city::City;
+
+#[test]
+fn conformance() {
+    board_core::testkit::Conformance::<City>::new()
+        .positions(&[
+            // Pawns on the wall on both sides, one Black pawn alone on the ring.
+            "BB2B1B2/1W3B1B1/2W3W2/3B5/9/2W2B3/1B7/3W3W1/W3W3W W",
+            // Black to move with a threat on the e-file and White's capture ready.
+            "B3B3B/9/9/4B4/9/4W4/9/9/W7W B",
+            // Nearly finished: one White pawn against two Black.
+            "9/9/9/2B6/9/9/6W2/1B7/9 W",
+            // The spec's 16 line after ten plies: White's e6 wins next move.
+            "BBBB1BBBB/9/9/4W4/9/2B3WB1/3B1W3/9/WWWW1WWWW W",
+        ])
+        .positions_in("8", &["BBBB1BBBB/9/9/9/9/9/9/2W6/WW1W1WWWW B"])
+        .positions_in(
+            "24",
+            &["BBBB1BBBB/1BBB1BBB1/1BBB1WWB1/2WW1BB2/9/2WW1BB2/1WBB1WWW1/1WWW1WWW1/WWWW1WWWW W"],
+        )
+        .run();
+}
+
+#[test]
+fn finished_positions_have_texts_that_read_back() {
+    use board_core::Game;
+    for text in ["B8/9/9/9/4W1B2/9/9/9/9 B", "W8/9/9/9/9/9/9/9/9 B", "9/9/9/9/4B4/9/9/9/W8 W"] {
+        let pos = City::from_text(text, "16").unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert!(pos.is_over(), "{text}");
+        assert_eq!(pos.to_string(), text);
+    }
+}

@@ -115,3 +115,8 @@ pub use position::City;
 pub use text::Setup;
 
 pub use board_core::Game;
+
+/// The README's example, compiled and run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

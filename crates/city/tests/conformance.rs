@@ -7,14 +7,14 @@ use city::City;
 fn conformance() {
     board_core::testkit::Conformance::<City>::new()
         .positions(&[
-            // Pawns on the wall on both sides, one Black pawn alone on the ring.
+            // Pawns of both sides outside, on the wall and in the town.
             "BB2B1B2/1W3B1B1/2W3W2/3B5/9/2W2B3/1B7/3W3W1/W3W3W W",
-            // Black to move with a threat on the e-file and White's capture ready.
+            // Black to move; both sides threaten the bazaar on the e-file.
             "B3B3B/9/9/4B4/9/4W4/9/9/W7W B",
             // Nearly finished: one White pawn against two Black.
             "9/9/9/2B6/9/9/6W2/1B7/9 W",
             // The spec's 16 line after ten plies: White's e6 wins next move.
-            "BBBB1BBBB/9/9/4W4/9/2B3WB1/3B1W3/9/WWWW1WWWW W",
+            "BBBB1BBBB/9/4W4/4W4/9/2BW1WB2/3B2W2/9/WWWW1WWWW W",
         ])
         .positions_in("8", &["BBBB1BBBB/9/9/9/9/9/9/2W6/WW1W1WWWW B"])
         .positions_in(

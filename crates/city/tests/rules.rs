@@ -117,6 +117,14 @@ fn along_the_wall_round_a_corner_with_capture() {
 }
 
 #[test]
+fn along_the_wall_stops_on_the_first_enemy_each_way() {
+    // White c2; Black e2 and b4 on the wall (and i9): d2, e2 one way, b2, b3,
+    // b4 the other; nothing beyond either capture.
+    let pos = position("8B/9/9/9/9/1B7/9/2W1B4/9 W");
+    assert_eq!(moves_from(&pos, "c2"), sorted("c2-d2 c2-e2 c2-b2 c2-b3 c2-b4 c2-c1 c2-c3"));
+}
+
+#[test]
 fn along_the_wall_is_blocked_by_own_pawns() {
     // White d2 between White c2 and White f2 (Black a9): only e2 along the
     // wall, and the climbs down d1, d3.

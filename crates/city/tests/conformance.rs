@@ -16,10 +16,15 @@ fn conformance() {
             // The spec's 16 line after ten plies: White's e6 wins next move.
             "BBBB1BBBB/9/4W4/4W4/9/2BW1WB2/3B2W2/9/WWWW1WWWW W",
         ])
-        .positions_in("8", &["BBBB1BBBB/9/9/9/9/9/9/2W6/WW1W1WWWW B"])
+        // 8 after c1-c2, and after c1-c2 g9-g8 c2-c3 g8-g7 d1-d2 a9-a5.
+        .positions_in(
+            "8",
+            &["BBBB1BBBB/9/9/9/9/9/9/2W6/WW1W1WWWW B", "1BBB1B1BB/9/6B2/9/B8/9/2W6/3W5/WW3WWWW W"],
+        )
+        // 24 after d2-e2 f8-e8 e2-e3 e8-e7: crowded walls, threats on the e-file.
         .positions_in(
             "24",
-            &["BBBB1BBBB/1BBB1BBB1/1BBB1WWB1/2WW1BB2/9/2WW1BB2/1WBB1WWW1/1WWW1WWW1/WWWW1WWWW W"],
+            &["BBBB1BBBB/1BBB2BB1/1BBBBWWB1/2WW1BB2/9/2WW1BB2/1WBBWWWW1/1WW2WWW1/WWWW1WWWW W"],
         )
         .run();
 }

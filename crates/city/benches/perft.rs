@@ -1,0 +1,41 @@
+//! Perft speed: from the default start and from a mid-game position, with the
+//! node counts asserted so a fast but wrong generator fails. The last ply is
+//! bulk-counted (the generic `board_core::perft`).
+
+use std::hint::black_box;
+
+use board_core::Game;
+use city::City;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+/// (name, variant, position text or `None` for the start, depth, nodes)
+const CASES: [(&str, &str, Option<&str>, u32, u64); 3] = [
+    ("start-16", "16", None, 4, 8_951_196),
+    ("start-8", "8", None, 5, 17_242_298),
+    (
+        "midgame-16",
+        "16",
+        Some("BBBB1BBBB/9/4W4/2WWB1B2/9/2WW1WB2/2BB2W2/9/WWWW1WWWW W"),
+        4,
+        6_444_115,
+    ),
+];
+
+fn perft(c: &mut Criterion) {
+    let mut group = c.benchmark_group("perft");
+    group.sample_size(10);
+    for (name, variant, text, depth, nodes) in CASES {
+        let pos = match text {
+            Some(text) => City::from_text(text, variant),
+            None => City::start(variant).map_err(Into::into),
+        }
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(pos.perft(depth), nodes, "{name}: perft({depth})");
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_function(name, |b| b.iter(|| black_box(&pos).perft(depth)));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, perft);
+criterion_main!(benches);

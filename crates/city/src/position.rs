@@ -1,0 +1,278 @@
+//! The position: pawns, side to move, variant; the variants and their set-ups;
+//! making moves, the end of the game and the hash.
+
+use std::fmt;
+
+use board_core::{
+    ByPlayer, Game, IllegalMoveError, Outcome, Player, PositionError, UnknownVariant, zobrist_keys,
+};
+
+use crate::board::{SQUARES, neighbours, squares_of};
+use crate::{Move, MoveText, Setup, Square};
+
+/// One variant: its name, the most pawns a side can have, White's start squares
+/// (Black's are the same turned 180 degrees about e5).
+struct VariantInfo {
+    name: &'static str,
+    white: &'static [&'static str],
+}
+
+const BASE: [&str; 8] = ["a1", "b1", "c1", "d1", "f1", "g1", "h1", "i1"];
+const TOWN_EIGHT: [&str; 8] = ["c4", "d4", "f3", "g3", "c6", "d6", "f7", "g7"];
+const CORNER_SIX: [&str; 6] = ["b2", "c2", "b3", "h2", "g2", "h3"];
+const WALL_TWO: [&str; 2] = ["d2", "f2"];
+
+const fn concat<const N: usize>(parts: &[&[&'static str]]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut n = 0;
+    let mut p = 0;
+    while p < parts.len() {
+        let mut i = 0;
+        while i < parts[p].len() {
+            out[n] = parts[p][i];
+            n += 1;
+            i += 1;
+        }
+        p += 1;
+    }
+    assert!(n == N, "the set-up lists do not add up");
+    out
+}
+
+const WHITE_16: [&str; 16] = concat(&[&BASE, &TOWN_EIGHT]);
+const WHITE_22: [&str; 22] = concat(&[&BASE, &TOWN_EIGHT, &CORNER_SIX]);
+const WHITE_24: [&str; 24] = concat(&[&BASE, &TOWN_EIGHT, &CORNER_SIX, &WALL_TWO]);
+
+/// The variants in the order of [`Game::VARIANTS`], default first.
+const VARIANT_INFO: [VariantInfo; 4] = [
+    VariantInfo { name: "16", white: &WHITE_16 },
+    VariantInfo { name: "8", white: &BASE },
+    VariantInfo { name: "22", white: &WHITE_22 },
+    VariantInfo { name: "24", white: &WHITE_24 },
+];
+
+/// Zobrist keys: one per (colour, square), then one for Black to move.
+const KEYS: [u64; 2 * SQUARES + 1] = zobrist_keys(0xC17E_5A7A_BA2A_A125);
+const BLACK_TO_MOVE_KEY: u64 = KEYS[2 * SQUARES];
+
+const fn key(player: Player, square: usize) -> u64 {
+    KEYS[player.index() * SQUARES + square]
+}
+
+/// A position of City: where the pawns stand, who moves, and the variant.
+///
+/// Small and `Copy` (two 81-bit sets, the hash, two bytes). Built by
+/// [`Game::start`], [`Game::from_text`] or [`Game::from_setup`], so it is
+/// always valid: at most one pawn on the bazaar (then its owner has just won),
+/// and a side without pawns only when it is that side's turn (it has lost).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct City {
+    pub(crate) pawns: ByPlayer<u128>,
+    hash: u64,
+    side: Player,
+    variant: u8,
+}
+
+impl City {
+    /// The pawns of `player` as a bit set (bit `i` = square index `i`).
+    pub(crate) const fn pawns_of(&self, player: Player) -> u128 {
+        match player {
+            Player::First => self.pawns.first,
+            Player::Second => self.pawns.second,
+        }
+    }
+
+    /// Who has a pawn on `square`, if anyone.
+    pub fn pawn_at(&self, square: Square) -> Option<Player> {
+        Player::BOTH.into_iter().find(|&p| self.pawns_of(p) & square.bit() != 0)
+    }
+
+    /// The squares of `player`'s pawns, `a1` first, rank by rank.
+    pub fn pawns(&self, player: Player) -> impl Iterator<Item = Square> + use<> {
+        squares_of(self.pawns_of(player))
+    }
+
+    /// How many pawns `player` has.
+    pub fn pawn_count(&self, player: Player) -> u32 {
+        self.pawns_of(player).count_ones()
+    }
+
+    /// The most pawns a side can have in `variant`: its start count.
+    fn max_pawns(variant: usize) -> usize {
+        VARIANT_INFO[variant].white.len()
+    }
+
+    /// The position as a plain [`Setup`].
+    pub fn to_setup(&self) -> Setup {
+        let mut setup = Setup::empty(self.side);
+        for square in Square::all() {
+            setup.board[square.index()] = self.pawn_at(square);
+        }
+        setup
+    }
+
+    fn compute_hash(pawns: ByPlayer<u128>, side: Player) -> u64 {
+        let mut hash = if side == Player::Second { BLACK_TO_MOVE_KEY } else { 0 };
+        for player in Player::BOTH {
+            for square in squares_of(pawns[player]) {
+                hash ^= key(player, square.index());
+            }
+        }
+        hash
+    }
+
+    /// Whether the game has ended by the bazaar or by capture of all pawns
+    /// (the cheap part of [`Game::outcome`], enough to stop move generation).
+    pub(crate) const fn is_decided(&self) -> bool {
+        (self.pawns.first | self.pawns.second) & Square::BAZAAR.bit() != 0
+            || self.pawns_of(self.side) == 0
+    }
+}
+
+impl Game for City {
+    type Move = Move;
+    type MoveText = MoveText;
+    type Setup = Setup;
+
+    const NAME: &'static str = "city";
+    const VARIANTS: &'static [&'static str] = &["16", "8", "22", "24"];
+    const PLAYER_NAMES: ByPlayer<&'static str> = ByPlayer::new("White", "Black");
+    /// Games are short: the first pawn over the wall decides most of them. 300
+    /// plies leaves room for slow manoeuvring; a capped game is a draw.
+    const DEFAULT_MAX_PLIES: u32 = 300;
+
+    fn start(variant: &str) -> Result<Self, UnknownVariant> {
+        let name = Self::variant_named(variant)?;
+        let index = VARIANT_INFO.iter().position(|v| v.name == name).unwrap_or_default();
+        let mut pawns = ByPlayer::new(0u128, 0u128);
+        for name in VARIANT_INFO[index].white {
+            if let Some(square) = Square::from_name(name) {
+                pawns.first |= square.bit();
+                pawns.second |= 1 << (SQUARES - 1 - square.index());
+            }
+        }
+        let side = Player::First;
+        Ok(City { pawns, hash: Self::compute_hash(pawns, side), side, variant: index as u8 })
+    }
+
+    fn from_setup(setup: Setup, variant: &str) -> Result<Self, PositionError> {
+        let name = Self::variant_named(variant)?;
+        let index = VARIANT_INFO.iter().position(|v| v.name == name).unwrap_or_default();
+        let mut pawns = ByPlayer::new(0u128, 0u128);
+        for (i, owner) in setup.board.iter().enumerate() {
+            if let Some(player) = owner {
+                pawns[*player] |= 1 << i;
+            }
+        }
+        let colour = |p: Player| Self::PLAYER_NAMES[p];
+        let max = Self::max_pawns(index);
+        for player in Player::BOTH {
+            let count = pawns[player].count_ones() as usize;
+            if count > max {
+                return Err(PositionError::new(format!(
+                    "{} has {count} pawns, at most {max} in variant {name}",
+                    colour(player)
+                )));
+            }
+        }
+        let side = setup.side_to_move;
+        let mover = side.other();
+        if pawns[mover] == 0 {
+            let message = if pawns[side] == 0 {
+                "there are no pawns at all".to_owned()
+            } else {
+                format!(
+                    "{} has no pawns, so the game ended before {} could be to move",
+                    colour(mover),
+                    colour(side)
+                )
+            };
+            return Err(PositionError::new(message));
+        }
+        let bazaar = Square::BAZAAR.bit();
+        if pawns[side] & bazaar != 0 {
+            return Err(PositionError::new(format!(
+                "{} stands on the bazaar e5 and has won, so {} cannot be to move",
+                colour(side),
+                colour(side)
+            )));
+        }
+        if pawns[mover] & bazaar != 0 && pawns[side] == 0 {
+            return Err(PositionError::new(format!(
+                "{} has no pawns although {} entered the bazaar e5, which captures nothing",
+                colour(side),
+                colour(mover)
+            )));
+        }
+        Ok(City { pawns, hash: Self::compute_hash(pawns, side), side, variant: index as u8 })
+    }
+
+    fn variant(&self) -> &'static str {
+        VARIANT_INFO[self.variant as usize].name
+    }
+
+    fn side_to_move(&self) -> Player {
+        self.side
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<Move>) {
+        self.generate(moves);
+    }
+
+    fn play_unchecked(&mut self, mv: Move) {
+        let (from, to) = (mv.from.index(), mv.to.index());
+        let (side, enemy) = (self.side, self.side.other());
+        self.pawns[side] ^= (1 << from) | (1 << to);
+        self.hash ^= key(side, from) ^ key(side, to) ^ BLACK_TO_MOVE_KEY;
+        if self.pawns[enemy] & (1 << to) != 0 {
+            self.pawns[enemy] ^= 1 << to;
+            self.hash ^= key(enemy, to);
+        }
+        self.side = enemy;
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let bazaar = Square::BAZAAR.bit();
+        for player in Player::BOTH {
+            if self.pawns[player] & bazaar != 0 {
+                return Some(Outcome::win(player, "bazaar reached"));
+            }
+        }
+        let own = self.pawns[self.side];
+        if own == 0 {
+            return Some(Outcome::win(self.side.other(), "all pawns captured"));
+        }
+        // Every orthogonally adjacent square is one move away (slide, climb,
+        // step along the wall, climb down), so a side is stuck exactly when
+        // all its pawns' neighbours hold its own pawns.
+        if neighbours(own) & !own == 0 {
+            return Some(Outcome::win(self.side.other(), "no legal move"));
+        }
+        None
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        Self::compute_hash(self.pawns, self.side)
+    }
+
+    fn resolve_move(&self, text: &MoveText) -> Result<Move, IllegalMoveError> {
+        let mv = Move::new(text.from, text.to);
+        let mut moves = Vec::new();
+        self.generate(&mut moves);
+        if moves.contains(&mv) {
+            Ok(mv)
+        } else {
+            Err(IllegalMoveError::not_legal(text.to_string(), self.why_illegal(mv)))
+        }
+    }
+}
+
+impl fmt::Debug for City {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "City({:?}, variant {})", self.to_string(), Game::variant(self))
+    }
+}

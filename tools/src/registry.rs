@@ -3,7 +3,12 @@
 use search::GameEntry;
 
 /// The registered games; the first is the default.
-pub static GAMES: &[GameEntry] = &[GameEntry::of::<otrazhenie::Position>()];
+pub static GAMES: &[GameEntry] = &[
+    GameEntry::of::<otrazhenie::Position>(),
+    GameEntry::of::<adiyukh::Position>(),
+    GameEntry::of::<focus::Position>(),
+    GameEntry::of::<city::City>(),
+];
 
 /// The entry for `name`, or an error listing the known games.
 pub fn game(name: &str) -> anyhow::Result<&'static GameEntry> {

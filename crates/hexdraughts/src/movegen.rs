@@ -58,6 +58,32 @@ impl Sides {
         }
     }
 
+    /// The number of legal moves: what [`generate`](Sides::generate) would
+    /// append, with the quiet moves counted rather than listed. `scratch`
+    /// receives the captures.
+    pub fn count(&self, scratch: &mut Vec<Move>) -> u64 {
+        scratch.clear();
+        self.generate_captures(scratch);
+        if !scratch.is_empty() {
+            return scratch.len() as u64;
+        }
+        let empty = self.empty();
+        let mut count = 0;
+        for dir in self.forward {
+            count += (dir.shift(self.men) & empty).count_ones();
+        }
+        // Rays of different kings along one direction never meet: each stops
+        // at the first occupied field.
+        for dir in Direction::ALL {
+            let mut reach = dir.shift(self.kings) & empty;
+            while reach != 0 {
+                count += reach.count_ones();
+                reach = dir.shift(reach) & empty;
+            }
+        }
+        u64::from(count)
+    }
+
     /// Whether the mover has any legal move.
     pub fn has_move(&self) -> bool {
         let empty = self.empty();

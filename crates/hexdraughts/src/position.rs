@@ -351,4 +351,30 @@ impl Game for Position {
     fn resolve_move(&self, text: &MoveText) -> Result<Move, IllegalMoveError> {
         crate::resolve::resolve(self, text)
     }
+
+    /// Perft with the last ply counted without listing its quiet moves.
+    fn perft(&self, depth: u32) -> u64 {
+        let mut buffers = vec![Vec::new(); depth as usize];
+        count_leaves(self, &mut buffers)
+    }
+}
+
+/// Perft below `pos` with one move buffer per remaining ply.
+fn count_leaves(pos: &Position, buffers: &mut [Vec<Move>]) -> u64 {
+    let Some((moves, deeper)) = buffers.split_first_mut() else {
+        return 1;
+    };
+    let sides = pos.sides(pos.side);
+    if deeper.is_empty() {
+        return sides.count(moves);
+    }
+    moves.clear();
+    sides.generate(moves);
+    let mut leaves = 0;
+    for &mv in moves.iter() {
+        let mut child = *pos;
+        child.play_unchecked(mv);
+        leaves += count_leaves(&child, deeper);
+    }
+    leaves
 }

@@ -95,6 +95,10 @@
 //! `Copy` and keeps an incremental Zobrist hash. Perft counts the last ply
 //! without listing its quiet moves.
 
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 mod board;
 mod eval;
 mod movegen;

@@ -137,8 +137,12 @@ impl FromStr for MoveText {
             if fields.len() == MAX_PATH {
                 return Err(error(format!("more than {MAX_PATH} fields")));
             }
-            let field = Field::from_name(name.trim())
-                .ok_or_else(|| error(format!("'{}' is not a field", name.trim())))?;
+            let name = name.trim();
+            if name.is_empty() {
+                return Err(error(format!("a field is missing around '{separator}'")));
+            }
+            let field =
+                Field::from_name(name).ok_or_else(|| error(format!("'{name}' is not a field")))?;
             fields.push(field);
         }
         if !capture && fields.len() != 2 {

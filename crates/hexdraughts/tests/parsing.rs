@@ -56,7 +56,7 @@ fn move_syntax_errors_say_what_is_wrong() {
     assert_mentions(&error("G8-Z9"), &["Z9", "not a field"]);
     assert_mentions(&error("G8-F8-E8"), &["exactly two fields"]);
     assert_mentions(&error("I3:G3-E4"), &["mixes"]);
-    assert_mentions(&error("I3:"), &["not a field"]);
+    assert_mentions(&error("I3:"), &["missing"]);
     let long = vec!["A1"; 30].join(":");
     assert_mentions(&error(&long), &["more than 22"]);
 }

@@ -141,3 +141,18 @@ fn position_errors_say_what_is_wrong() {
     let men: Vec<String> = Field::ALL[30..50].iter().map(ToString::to_string).collect();
     assert_mentions(&position_error(&format!("W:W{}:BA1", men.join(","))), &["20 men"]);
 }
+
+#[test]
+fn board_picture_shows_the_hexagon_with_offset_rows() {
+    let picture = format!("{:#}", position("W:WKK4,G8:BA1"));
+    let lines: Vec<&str> = picture.lines().collect();
+    assert_eq!(lines.len(), 12, "{picture}");
+    let indent = |line: &str| line[1..].len() - line[1..].trim_start().len();
+    let indents: Vec<usize> = lines[..11].iter().map(|l| indent(l)).collect();
+    assert_eq!(indents, [13, 11, 9, 7, 5, 3, 5, 7, 9, 11, 13], "{picture}");
+    assert!(lines[0].starts_with('A') && lines[0].ends_with('A'), "{picture}");
+    assert!(lines[0].contains(" 1b "), "{picture}");
+    assert!(lines[6].contains(" 8w "), "{picture}");
+    assert!(lines[10].contains(" 4W "), "{picture}");
+    assert!(lines[11].starts_with("White to move"), "{picture}");
+}

@@ -1,0 +1,280 @@
+//! The board: 80 fields in rows A..K, their names, and the four lines of play.
+//!
+//! Internally each field is a bit of a `u128` in a padded layout that turns the
+//! hexagon into a 10x10 grid with two corners cut: a field in row `r` at
+//! horizontal position `x` (in half units) sits at `p = (r + x) / 2 + 2` and
+//! `q = (r - x) / 2 + 2`, bit `11 q + p`. A step down-right adds 1 to `p`, a step
+//! down-left adds 1 to `q`, so every line of play is a constant shift (1 or 11)
+//! and the unused column `p = 10` stops the shift by 1 from wrapping.
+
+use std::fmt;
+
+/// Rows A..K.
+pub const ROWS: usize = 11;
+/// Fields on the board.
+pub const FIELD_COUNT: usize = 80;
+
+/// The number of fields of each row, A first.
+const ROW_LEN: [u8; ROWS] = [5, 6, 7, 8, 9, 10, 9, 8, 7, 6, 5];
+/// The row letters, A first.
+const ROW_LETTERS: &[u8; ROWS] = b"ABCDEFGHIJK";
+/// Width of the padded grid.
+const WIDTH: u8 = 11;
+/// Bits of the padded layout.
+const BITS: usize = 128;
+/// No field (end of a line).
+pub(crate) const NONE: u8 = u8::MAX;
+
+/// A set of fields, one bit per field in the padded layout.
+pub(crate) type Bits = u128;
+
+/// A field of the board, like `G8` (row G, eighth field from the left).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Field(u8);
+
+/// One of the four directions pieces move along.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Towards row A, to the left.
+    UpLeft,
+    /// Towards row A, to the right.
+    UpRight,
+    /// Towards row K, to the left.
+    DownLeft,
+    /// Towards row K, to the right.
+    DownRight,
+}
+
+impl Direction {
+    /// All four directions.
+    pub const ALL: [Direction; 4] =
+        [Direction::UpLeft, Direction::UpRight, Direction::DownLeft, Direction::DownRight];
+
+    /// The direction back.
+    pub const fn opposite(self) -> Direction {
+        match self {
+            Direction::UpLeft => Direction::DownRight,
+            Direction::UpRight => Direction::DownLeft,
+            Direction::DownLeft => Direction::UpRight,
+            Direction::DownRight => Direction::UpLeft,
+        }
+    }
+
+    /// The change of the bit index for one step.
+    pub(crate) const fn delta(self) -> i32 {
+        match self {
+            Direction::UpLeft => -1,
+            Direction::UpRight => -(WIDTH as i32),
+            Direction::DownLeft => WIDTH as i32,
+            Direction::DownRight => 1,
+        }
+    }
+
+    /// Shifts every field of `bits` one step this way (fields that leave the
+    /// board drop out).
+    #[inline]
+    pub(crate) const fn shift(self, bits: Bits) -> Bits {
+        let moved = match self {
+            Direction::UpLeft => bits >> 1,
+            Direction::UpRight => bits >> WIDTH,
+            Direction::DownLeft => bits << WIDTH,
+            Direction::DownRight => bits << 1,
+        };
+        moved & ALL_FIELDS
+    }
+}
+
+/// The padded bit of the field in row `row` (0 = A) numbered `number` (1-based).
+const fn bit_of(row: usize, number: u8) -> u8 {
+    let n = ROW_LEN[row] as i32;
+    let x2 = 2 * number as i32 - n - 1;
+    let r = row as i32;
+    let p = (r + x2) / 2 + 2;
+    let q = (r - x2) / 2 + 2;
+    (q * WIDTH as i32 + p) as u8
+}
+
+/// Every field in row order (A1..A5, B1..B6, ..., K1..K5), as padded bits.
+const ALL_BITS: [u8; FIELD_COUNT] = {
+    let mut all = [0; FIELD_COUNT];
+    let mut k = 0;
+    let mut row = 0;
+    while row < ROWS {
+        let mut number = 1;
+        while number <= ROW_LEN[row] {
+            all[k] = bit_of(row, number);
+            k += 1;
+            number += 1;
+        }
+        row += 1;
+    }
+    all
+};
+
+/// The set of all 80 fields.
+pub(crate) const ALL_FIELDS: Bits = {
+    let mut bits = 0;
+    let mut k = 0;
+    while k < FIELD_COUNT {
+        bits |= 1 << ALL_BITS[k];
+        k += 1;
+    }
+    bits
+};
+
+/// Row (0 = A) and number (1-based) of each padded bit; `NONE` off the board.
+const ROW_AND_NUMBER: [(u8, u8); BITS] = {
+    let mut table = [(NONE, NONE); BITS];
+    let mut row = 0;
+    while row < ROWS {
+        let mut number = 1;
+        while number <= ROW_LEN[row] {
+            table[bit_of(row, number) as usize] = (row as u8, number);
+            number += 1;
+        }
+        row += 1;
+    }
+    table
+};
+
+/// The next field along each direction from each padded bit, or `NONE`.
+const NEXT: [[u8; BITS]; 4] = {
+    let mut table = [[NONE; BITS]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let delta = Direction::ALL[d].delta();
+        let mut k = 0;
+        while k < FIELD_COUNT {
+            let from = ALL_BITS[k] as i32;
+            let to = from + delta;
+            if to >= 0 && to < BITS as i32 && ALL_FIELDS & (1 << to) != 0 {
+                table[d][from as usize] = to as u8;
+            }
+            k += 1;
+        }
+        d += 1;
+    }
+    table
+};
+
+/// The fields of one row (0 = A).
+pub(crate) const fn row_bits(row: usize) -> Bits {
+    let mut bits = 0;
+    let mut number = 1;
+    while number <= ROW_LEN[row] {
+        bits |= 1 << bit_of(row, number);
+        number += 1;
+    }
+    bits
+}
+
+/// The next padded bit from `bit` towards `dir`, or `NONE`.
+#[inline]
+pub(crate) const fn next(bit: u8, dir: Direction) -> u8 {
+    NEXT[dir as usize][bit as usize]
+}
+
+/// The single-field set of a padded bit.
+#[inline]
+pub(crate) const fn bit(index: u8) -> Bits {
+    1 << index
+}
+
+/// Iterates over the padded bits of a set, lowest first.
+#[inline]
+pub(crate) fn bits_of(mut set: Bits) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        if set == 0 {
+            return None;
+        }
+        let index = set.trailing_zeros() as u8;
+        set &= set - 1;
+        Some(index)
+    })
+}
+
+impl Field {
+    /// All 80 fields in row order: A1..A5, B1..B6, ..., K1..K5.
+    pub const ALL: [Field; FIELD_COUNT] = {
+        let mut all = [Field(0); FIELD_COUNT];
+        let mut k = 0;
+        while k < FIELD_COUNT {
+            all[k] = Field(ALL_BITS[k]);
+            k += 1;
+        }
+        all
+    };
+
+    /// The field numbered `number` (1-based, from the left) in row `row`
+    /// (0 = A .. 10 = K), if there is one.
+    pub const fn new(row: usize, number: u8) -> Option<Field> {
+        if row < ROWS && number >= 1 && number <= ROW_LEN[row] {
+            Some(Field(bit_of(row, number)))
+        } else {
+            None
+        }
+    }
+
+    /// Reads a name like `G8` or `g8`; `None` when it names no field.
+    pub fn from_name(name: &str) -> Option<Field> {
+        let bytes = name.as_bytes();
+        let (&letter, digits) = bytes.split_first()?;
+        let row = ROW_LETTERS.iter().position(|&l| l == letter.to_ascii_uppercase())?;
+        if digits.is_empty() || digits.len() > 2 || !digits.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let number = digits.iter().fold(0u8, |n, d| n * 10 + (d - b'0'));
+        Field::new(row, number)
+    }
+
+    /// The row, 0 for A to 10 for K.
+    pub const fn row(self) -> usize {
+        ROW_AND_NUMBER[self.0 as usize].0 as usize
+    }
+
+    /// The row letter, `'A'` to `'K'`.
+    pub const fn row_letter(self) -> char {
+        ROW_LETTERS[self.row()] as char
+    }
+
+    /// The number within the row, from 1 at the left.
+    pub const fn number(self) -> u8 {
+        ROW_AND_NUMBER[self.0 as usize].1
+    }
+
+    /// The position in [`Field::ALL`], 0..80.
+    pub fn index(self) -> usize {
+        let row = self.row();
+        let before: u8 = ROW_LEN[..row].iter().sum();
+        usize::from(before + self.number() - 1)
+    }
+
+    /// The adjacent field towards `dir`, if there is one.
+    pub const fn neighbour(self, dir: Direction) -> Option<Field> {
+        match next(self.0, dir) {
+            NONE => None,
+            index => Some(Field(index)),
+        }
+    }
+
+    /// The padded bit.
+    pub(crate) const fn bit_index(self) -> u8 {
+        self.0
+    }
+
+    /// The field of a padded bit the caller knows to be on the board.
+    pub(crate) const fn from_bit_index(index: u8) -> Field {
+        Field(index)
+    }
+}
+
+/// The number of fields in row `row` (0 = A).
+pub(crate) const fn row_len(row: usize) -> usize {
+    ROW_LEN[row] as usize
+}
+
+impl fmt::Display for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.row_letter(), self.number())
+    }
+}

@@ -1,0 +1,380 @@
+//! The position, the rules of play and the end of the game.
+
+use board_core::{
+    ByPlayer, Game, IllegalMoveError, Outcome, Player, PositionError, UnknownVariant, zobrist_keys,
+};
+
+use crate::board::{Bits, Direction, Field, bit, bits_of, row_bits};
+use crate::movegen::Sides;
+use crate::moves::{Move, MoveText};
+use crate::text::{Kind, Piece, Setup};
+
+/// The rule variants.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Article 1.2: the side to move without a legal move loses.
+    #[default]
+    Standard,
+    /// Article 4.0(c): the side to move without a legal move draws.
+    BlockedDraw,
+}
+
+impl Variant {
+    /// Both variants, the default first.
+    pub const ALL: [Variant; 2] = [Variant::Standard, Variant::BlockedDraw];
+
+    /// The variant's name: `standard` or `blocked-draw`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Standard => "standard",
+            Variant::BlockedDraw => "blocked-draw",
+        }
+    }
+
+    /// The variant called `name` (case-insensitive).
+    ///
+    /// # Errors
+    /// [`UnknownVariant`] when there is none.
+    pub fn from_name(name: &str) -> Result<Variant, UnknownVariant> {
+        let name = Position::variant_named(name)?;
+        Ok(if name == Variant::BlockedDraw.name() {
+            Variant::BlockedDraw
+        } else {
+            Variant::Standard
+        })
+    }
+}
+
+/// Zobrist keys: four piece kinds times 128 padded bits, then the side to move
+/// and the variant.
+const KEYS: [u64; 4 * 128 + 2] = zobrist_keys(0x4845_5844_5241_5547);
+const BLACK_TO_MOVE: usize = 4 * 128;
+const BLOCKED_DRAW: usize = 4 * 128 + 1;
+
+const fn piece_key(owner: Player, king: bool, field: u8) -> u64 {
+    KEYS[(owner as usize * 2 + king as usize) * 128 + field as usize]
+}
+
+/// The row where `player`'s men become kings: A (0) for White, K (10) for Black.
+pub const fn promotion_row(player: Player) -> usize {
+    match player {
+        Player::First => 0,
+        Player::Second => 10,
+    }
+}
+
+/// White's promotion row and Black's.
+const PROMOTION: ByPlayer<Bits> =
+    ByPlayer::new(row_bits(promotion_row(Player::First)), row_bits(promotion_row(Player::Second)));
+
+/// A position of hexagonal draughts: the pieces, the side to move and the
+/// variant. Small and `Copy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    pieces: ByPlayer<Bits>,
+    kings: Bits,
+    side: Player,
+    variant: Variant,
+    hash: u64,
+}
+
+impl Position {
+    /// The start position of `variant`.
+    pub fn new(variant: Variant) -> Position {
+        let mut setup = Setup::empty(Player::First);
+        let black_men = ["B1", "B2", "B5", "B6"]
+            .into_iter()
+            .filter_map(Field::from_name)
+            .chain(Field::ALL.into_iter().filter(|f| matches!(f.row(), 2 | 3)));
+        for field in black_men {
+            setup.pieces.push((field, Piece::new(Player::Second, Kind::Man)));
+            setup.pieces.push((rotate(field), Piece::new(Player::First, Kind::Man)));
+        }
+        for field in ["A2", "A4"].into_iter().filter_map(Field::from_name) {
+            setup.pieces.push((field, Piece::new(Player::Second, Kind::King)));
+            setup.pieces.push((rotate(field), Piece::new(Player::First, Kind::King)));
+        }
+        match Position::validate(&setup, variant) {
+            Ok(pos) => pos,
+            Err(e) => unreachable!("the start position is valid: {e}"),
+        }
+    }
+
+    /// The rule variant.
+    pub const fn rules(&self) -> Variant {
+        self.variant
+    }
+
+    /// The piece on `field`, if any.
+    pub fn piece_on(&self, field: Field) -> Option<Piece> {
+        let b = bit(field.bit_index());
+        let kind = if self.kings & b != 0 { Kind::King } else { Kind::Man };
+        Player::BOTH
+            .into_iter()
+            .find(|&owner| self.pieces[owner] & b != 0)
+            .map(|owner| Piece::new(owner, kind))
+    }
+
+    /// Every piece with its field, in field order (A1 first).
+    pub fn pieces(&self) -> impl Iterator<Item = (Field, Piece)> + '_ {
+        Field::ALL.into_iter().filter_map(|f| self.piece_on(f).map(|p| (f, p)))
+    }
+
+    /// How many men and kings `player` has.
+    pub fn count(&self, player: Player) -> ByKind {
+        let own = self.pieces[player];
+        ByKind { men: (own & !self.kings).count_ones(), kings: (own & self.kings).count_ones() }
+    }
+
+    /// The setup this position was made from (for editing).
+    pub fn to_setup(&self) -> Setup {
+        Setup { side_to_move: self.side, pieces: self.pieces().collect() }
+    }
+
+    pub(crate) fn bits(&self, player: Player) -> Bits {
+        self.pieces[player]
+    }
+
+    pub(crate) fn king_bits(&self) -> Bits {
+        self.kings
+    }
+
+    /// The pieces as seen by `player`, as if it were to move.
+    pub(crate) fn sides(&self, player: Player) -> Sides {
+        let own = self.pieces[player];
+        Sides {
+            men: own & !self.kings,
+            kings: own & self.kings,
+            opp: self.pieces[player.other()],
+            forward: forward(player),
+            promotion: PROMOTION[player],
+        }
+    }
+
+    fn validate(setup: &Setup, variant: Variant) -> Result<Position, PositionError> {
+        let mut pieces = ByPlayer::new(0, 0);
+        let mut kings = 0;
+        for &(field, piece) in &setup.pieces {
+            let b = bit(field.bit_index());
+            if (pieces.first | pieces.second) & b != 0 {
+                return Err(PositionError::new(format!("{field} is listed twice")));
+            }
+            if piece.kind == Kind::Man && PROMOTION[piece.owner] & b != 0 {
+                return Err(PositionError::new(format!(
+                    "{} man on {field} must be a king (row {} is where {} promotes)",
+                    player_name(piece.owner),
+                    field.row_letter(),
+                    player_name(piece.owner),
+                )));
+            }
+            pieces[piece.owner] |= b;
+            if piece.kind == Kind::King {
+                kings |= b;
+            }
+        }
+        for player in Player::BOTH {
+            let total = pieces[player].count_ones();
+            let men = (pieces[player] & !kings).count_ones();
+            let name = player_name(player);
+            if total > 21 {
+                return Err(PositionError::new(format!("{name} has {total} pieces (at most 21)")));
+            }
+            if men > 19 {
+                return Err(PositionError::new(format!("{name} has {men} men (at most 19)")));
+            }
+        }
+        let last = setup.side_to_move.other();
+        if pieces[last] == 0 {
+            return Err(PositionError::new(format!(
+                "{} has no pieces but made the last move",
+                player_name(last)
+            )));
+        }
+        let mut pos = Position { pieces, kings, side: setup.side_to_move, variant, hash: 0 };
+        pos.hash = pos.hash_from_scratch();
+        Ok(pos)
+    }
+}
+
+/// A count of men and kings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ByKind {
+    /// Men.
+    pub men: u32,
+    /// Kings.
+    pub kings: u32,
+}
+
+/// The field opposite `field` (the board turned half a circle).
+pub(crate) fn rotate(field: Field) -> Field {
+    let row = 10 - field.row();
+    let number = crate::board::row_len(row) as u8 + 1 - field.number();
+    Field::new(row, number).unwrap_or(field)
+}
+
+/// White moves towards row A, Black towards row K.
+const fn forward(player: Player) -> [Direction; 2] {
+    match player {
+        Player::First => [Direction::UpLeft, Direction::UpRight],
+        Player::Second => [Direction::DownLeft, Direction::DownRight],
+    }
+}
+
+pub(crate) const fn player_name(player: Player) -> &'static str {
+    match player {
+        Player::First => Position::PLAYER_NAMES.first,
+        Player::Second => Position::PLAYER_NAMES.second,
+    }
+}
+
+/// The fields strictly between two fields on one line.
+fn between(from: u8, to: u8) -> Bits {
+    let diff = i32::from(to) - i32::from(from);
+    if diff == 0 {
+        return 0;
+    }
+    let step = if diff % 11 == 0 { 11 * diff.signum() } else { diff.signum() };
+    let mut bits = 0;
+    let mut at = i32::from(from) + step;
+    while at != i32::from(to) {
+        bits |= 1 << at;
+        at += step;
+    }
+    bits
+}
+
+impl Game for Position {
+    type Move = Move;
+    type MoveText = MoveText;
+    type Setup = Setup;
+
+    const NAME: &'static str = "hexdraughts";
+    const VARIANTS: &'static [&'static str] =
+        &[Variant::Standard.name(), Variant::BlockedDraw.name()];
+    const PLAYER_NAMES: ByPlayer<&'static str> = ByPlayer::new("White", "Black");
+    /// 400 plies: a full game rarely needs half of it, but kings are on the
+    /// board from the start and a king ending can shuffle for a long time.
+    const DEFAULT_MAX_PLIES: u32 = 400;
+
+    fn start(variant: &str) -> Result<Self, UnknownVariant> {
+        Ok(Position::new(Variant::from_name(variant)?))
+    }
+
+    fn from_setup(setup: Setup, variant: &str) -> Result<Self, PositionError> {
+        Position::validate(&setup, Variant::from_name(variant)?)
+    }
+
+    fn variant(&self) -> &'static str {
+        self.variant.name()
+    }
+
+    fn side_to_move(&self) -> Player {
+        self.side
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<Move>) {
+        self.sides(self.side).generate(moves);
+    }
+
+    fn play_unchecked(&mut self, mv: Move) {
+        let us = self.side;
+        let them = us.other();
+        let path = mv.path_bits();
+        let (Some(&from), Some(&to)) = (path.first(), path.last()) else { return };
+        let was_king = self.kings & bit(from) != 0;
+        let mut king = was_king;
+        let mut taken = 0;
+        if mv.is_capture() {
+            for pair in path.windows(2) {
+                taken |= between(pair[0], pair[1]);
+            }
+            taken &= self.pieces[them];
+            king |= path.iter().any(|&f| PROMOTION[us] & bit(f) != 0);
+        } else {
+            king |= PROMOTION[us] & bit(to) != 0;
+        }
+        self.pieces[us] &= !bit(from);
+        self.kings &= !bit(from);
+        self.hash ^= piece_key(us, was_king, from);
+        self.pieces[us] |= bit(to);
+        if king {
+            self.kings |= bit(to);
+        }
+        self.hash ^= piece_key(us, king, to);
+        for f in bits_of(taken) {
+            self.hash ^= piece_key(them, self.kings & bit(f) != 0, f);
+        }
+        self.pieces[them] &= !taken;
+        self.kings &= !taken;
+        self.side = them;
+        self.hash ^= KEYS[BLACK_TO_MOVE];
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let us = self.side;
+        let them = us.other();
+        if self.sides(us).has_move() {
+            return None;
+        }
+        Some(if self.pieces[us] == 0 {
+            Outcome::win(them, "all pieces captured")
+        } else if !self.sides(them).has_move() {
+            Outcome::draw("neither side can move")
+        } else {
+            match self.variant {
+                Variant::Standard => Outcome::win(them, "no legal move"),
+                Variant::BlockedDraw => Outcome::draw("no legal move"),
+            }
+        })
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let mut hash = 0;
+        for player in Player::BOTH {
+            for f in bits_of(self.pieces[player]) {
+                hash ^= piece_key(player, self.kings & bit(f) != 0, f);
+            }
+        }
+        if self.side == Player::Second {
+            hash ^= KEYS[BLACK_TO_MOVE];
+        }
+        if self.variant == Variant::BlockedDraw {
+            hash ^= KEYS[BLOCKED_DRAW];
+        }
+        hash
+    }
+
+    fn resolve_move(&self, text: &MoveText) -> Result<Move, IllegalMoveError> {
+        crate::resolve::resolve(self, text)
+    }
+
+    /// Perft with the last ply counted without listing its quiet moves.
+    fn perft(&self, depth: u32) -> u64 {
+        let mut buffers = vec![Vec::new(); depth as usize];
+        count_leaves(self, &mut buffers)
+    }
+}
+
+/// Perft below `pos` with one move buffer per remaining ply.
+fn count_leaves(pos: &Position, buffers: &mut [Vec<Move>]) -> u64 {
+    let Some((moves, deeper)) = buffers.split_first_mut() else {
+        return 1;
+    };
+    let sides = pos.sides(pos.side);
+    if deeper.is_empty() {
+        return sides.count(moves);
+    }
+    moves.clear();
+    sides.generate(moves);
+    let mut leaves = 0;
+    for &mv in moves.iter() {
+        let mut child = *pos;
+        child.play_unchecked(mv);
+        leaves += count_leaves(&child, deeper);
+    }
+    leaves
+}

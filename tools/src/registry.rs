@@ -7,6 +7,7 @@ pub static GAMES: &[GameEntry] = &[
     GameEntry::of::<otrazhenie::Position>(),
     GameEntry::of::<adiyukh::Position>(),
     GameEntry::of::<focus::Position>(),
+    GameEntry::of::<hexdraughts::Position>(),
     GameEntry::of::<city::City>(),
 ];
 

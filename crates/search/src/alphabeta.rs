@@ -80,7 +80,7 @@ impl<G: Evaluate> AlphaBeta<G> {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> (Option<G::Move>, Info<G::Move>) {
-        let mut clock = Clock::new(limits, stop);
+        let mut clock = Clock::new(limits, stop, 1024);
         self.nodes = 0;
         self.seldepth = 0;
         let mut root_moves = pos.legal_moves();

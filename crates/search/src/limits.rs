@@ -99,11 +99,15 @@ pub(crate) struct Clock<'a> {
     limits: Limits,
     stop: &'a AtomicBool,
     stopped: bool,
+    /// Look at the time and the flag every `period` counts.
+    period: u64,
 }
 
 impl<'a> Clock<'a> {
-    pub(crate) fn new(limits: Limits, stop: &'a AtomicBool) -> Self {
-        Clock { start: Instant::now(), limits, stop, stopped: false }
+    /// A clock that looks at the time and the flag every `period` counts:
+    /// often enough to stop within a millisecond, rarely enough to be cheap.
+    pub(crate) fn new(limits: Limits, stop: &'a AtomicBool, period: u64) -> Self {
+        Clock { start: Instant::now(), limits, stop, stopped: false, period: period.max(1) }
     }
 
     pub(crate) fn elapsed(&self) -> Duration {
@@ -111,14 +115,14 @@ impl<'a> Clock<'a> {
     }
 
     /// Whether the search must stop now, given the nodes spent so far. Looks
-    /// at the time and the flag only every 1024 nodes, so call it per node.
+    /// at the time and the flag only every `period` nodes, so call it per node.
     pub(crate) fn must_stop(&mut self, nodes: u64) -> bool {
         if self.stopped {
             return true;
         }
         if self.limits.nodes.is_some_and(|limit| nodes >= limit) {
             self.stopped = true;
-        } else if nodes.is_multiple_of(1024) {
+        } else if nodes.is_multiple_of(self.period) {
             self.stopped = self.stop.load(Ordering::Relaxed)
                 || self.limits.time.is_some_and(|t| self.start.elapsed() >= t);
         }

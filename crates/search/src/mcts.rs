@@ -63,7 +63,8 @@ impl Mcts {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> (Option<G::Move>, Info<G::Move>) {
-        let mut clock = Clock::new(limits, stop);
+        // An iteration is a whole playout: look at the clock after each one.
+        let mut clock = Clock::new(limits, stop, 1);
         let cap = self.playout_cap.unwrap_or(G::DEFAULT_MAX_PLIES);
         let mut tree = vec![Node {
             mv: None,

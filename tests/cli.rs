@@ -217,3 +217,15 @@ fn play_accepts_moves_reports_errors_and_keeps_going() {
     assert!(text.contains("cannot read move 'z9-z1'") || text.contains("z9"), "{text}");
     assert!(text.contains("plays "), "the engine answered: {text}");
 }
+
+#[test]
+fn replay_accepts_adiyukh_short_notation_as_published() {
+    let full = igroteka(&["replay", "--game", "adiyukh", "g3-h4", "f6-g5", "h4:f6", "e7:g5"]);
+    let short = igroteka_with_input(&["replay", "--game", "adiyukh"], "1.gh4 fg5 2.h:f6 e:g5 Д.\n");
+    assert!(short.status.success(), "{}", stderr(&short));
+    assert_eq!(stdout(&short), stdout(&full));
+    // c:? fits no legal move: refused with its number.
+    let bad = igroteka(&["replay", "--game", "adiyukh", "gh4", "c:e5"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(stderr(&bad).contains("move 2 (c:e5)"), "{}", stderr(&bad));
+}

@@ -322,3 +322,25 @@ fn edge_checkers_and_own_neighbours_do_not_crash() {
     );
     assert_eq!(pos.outcome(), None);
 }
+
+/// Rule 6: a player with no legal move passes.
+#[test]
+fn a_player_without_a_move_passes() {
+    // White is stuck: a1 and h1 would pass over or land on Black checkers that
+    // cannot retreat (h5's diagonal is blocked by d1, d1's by h5), and so on.
+    let pos = position(
+        [
+            "W...B.WW", "......BW", "........", "...B...B", "B...B...", "........", "WB......",
+            "WW.B...W",
+        ],
+        "w",
+    );
+    assert_eq!(pos.legal_moves().iter().map(ToString::to_string).collect::<Vec<_>>(), ["pass"]);
+    assert!(illegal_reason(&pos, "h1-h5").contains("cannot be displaced"));
+    let next = after(&pos, "pass");
+    assert_eq!(next.to_string(), "W3B1WW/6BW/8/3B3B/B3B3/8/WB6/WW1B3W b");
+    assert_eq!(next.outcome(), None);
+    assert_eq!(next.legal_moves().len(), 42);
+    // A player with a move may not pass.
+    assert!(illegal_reason(&next, "pass").contains("Black has a move, so cannot pass"));
+}

@@ -93,3 +93,8 @@ pub use moves::Move;
 pub use notation::MoveText;
 pub use position::{CHECKERS_PER_SIDE, Position, STANDARD};
 pub use text::Setup;
+
+/// The README's example, compiled as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -90,17 +90,17 @@ pub(crate) struct Geometry {
     pub ray: [[u64; 64]; 8],
     /// `ray_len[d][s]`: how many squares `ray[d][s]` holds.
     pub ray_len: [[u8; 64]; 8],
-    /// `retreat[s]`: where a checker displaced from `s` goes (4 squares along
-    /// the one diagonal from `s` that is at least 4 squares long), or 64 when
-    /// no diagonal from `s` is that long.
-    pub retreat: [u8; 64],
-    /// `retreat_path[s]`: the 4 squares that must be empty for that retreat
-    /// (0 when there is none).
+    /// `retreat[s]`: where a checker displaced from `s` goes, 4 squares along
+    /// the diagonal from `s` that is at least 4 squares long. On 8x8 every
+    /// square has exactly one such diagonal (checked when the table is built),
+    /// so the mover never has a choice to make.
+    pub retreat: [Square; 64],
+    /// `retreat_path[s]`: the 4 squares that must be empty for that retreat.
     pub retreat_path: [u64; 64],
 }
 
 /// How far a displaced checker retreats.
-pub(crate) const RETREAT_DISTANCE: u8 = 4;
+const RETREAT_DISTANCE: u8 = 4;
 
 impl Geometry {
     /// The square `n` steps from `from` in direction `d` (which must be on the board).
@@ -109,22 +109,18 @@ impl Geometry {
         Square((from.0 as i16 + STEPS[d] as i16 * n as i16) as u8)
     }
 
-    /// Where a checker on `s` retreats when displaced, if `s` has a long enough diagonal.
-    pub(crate) const fn retreat_square(s: Square) -> Option<Square> {
-        Square::from_index(GEOMETRY.retreat[s.0 as usize])
-    }
-
     const fn build() -> Geometry {
         let mut g = Geometry {
             ray: [[0; 64]; 8],
             ray_len: [[0; 64]; 8],
-            retreat: [64; 64],
+            retreat: [Square(0); 64],
             retreat_path: [0; 64],
         };
-        let mut d = 0;
-        while d < 8 {
-            let mut s = 0;
-            while s < 64 {
+        let mut s = 0;
+        while s < 64 {
+            let mut long_diagonals = 0;
+            let mut d = 0;
+            while d < 8 {
                 let (mut f, mut r) = ((s % 8) as i8, (s / 8) as i8);
                 let mut len = 0;
                 loop {
@@ -136,16 +132,16 @@ impl Geometry {
                     g.ray[d][s] |= 1 << (r * 8 + f);
                     len += 1;
                     if d >= 4 && len == RETREAT_DISTANCE {
-                        // The rules rely on this: a retreat is never a choice on 8x8.
-                        assert!(g.retreat[s] == 64, "two long diagonals from one square");
-                        g.retreat[s] = (r * 8 + f) as u8;
+                        long_diagonals += 1;
+                        g.retreat[s] = Square((r * 8 + f) as u8);
                         g.retreat_path[s] = g.ray[d][s];
                     }
                 }
                 g.ray_len[d][s] = len;
-                s += 1;
+                d += 1;
             }
-            d += 1;
+            assert!(long_diagonals == 1, "every square must have exactly one long diagonal");
+            s += 1;
         }
         g
     }

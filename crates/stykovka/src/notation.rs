@@ -119,18 +119,16 @@ fn why_not(pos: &Position, from: Square, to: Square) -> String {
     let s = from.index() as usize;
     let ahead = (GEOMETRY.ray[d][s] & (own | enemy)).count_ones() as u8;
     let distance = ahead + 1;
+    let why = format!(
+        "the checker on {from} moves exactly {distance} squares that way ({ahead} {} ahead, plus itself)",
+        if ahead == 1 { "checker" } else { "checkers" }
+    );
     if distance > GEOMETRY.ray_len[d][s] {
-        return format!(
-            "the checker on {from} must move {distance} squares that way ({ahead} checkers ahead \
-             plus itself), which leaves the board"
-        );
+        return format!("{why}, which leaves the board");
     }
     let target = Geometry::step(from, d, distance);
     if asked != distance {
-        return format!(
-            "the checker on {from} must move {distance} squares that way ({ahead} checkers ahead \
-             plus itself), to {target}, not {asked}"
-        );
+        return format!("{why}: to {target}, not {asked}");
     }
     if let Some(over) = (1..distance)
         .map(|n| Geometry::step(from, d, n))

@@ -38,14 +38,10 @@ pub(crate) fn for_each_move(own: u64, enemy: u64, mut sink: impl FnMut(Move) -> 
             } else {
                 // Rule 5: the enemy checker needs 4 empty squares on its diagonal,
                 // the mover's origin counting as empty.
-                let path = GEOMETRY.retreat_path[t];
-                if path == 0 || path & occupied & !from.bit() != 0 {
+                if GEOMETRY.retreat_path[t] & occupied & !from.bit() != 0 {
                     continue;
                 }
-                match Geometry::retreat_square(to) {
-                    Some(retreat) => Move::Dock { from, to, retreat },
-                    None => continue,
-                }
+                Move::Dock { from, to, retreat: GEOMETRY.retreat[t] }
             };
             if !sink(mv) {
                 return false;

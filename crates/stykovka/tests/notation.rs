@@ -67,7 +67,10 @@ fn illegal_moves_say_why() {
     assert!(reason("a3-a2").contains("no White checker on a3"));
     assert!(reason("c3-c4").contains("no White checker on c3"));
     assert!(reason("c1-d3").contains("not on one straight line"));
-    assert!(reason("c1-c2").contains("must move 2 squares"));
+    assert!(
+        reason("c1-c2")
+            .contains("exactly 2 squares that way (1 checker ahead, plus itself): to c3, not 1")
+    );
     assert!(reason("c1-a3/b4").contains("retreats to e7, not b4"));
     assert!(reason("pass").contains("White has a move, so cannot pass"));
 }

@@ -71,7 +71,10 @@ fn distance_counts_only_the_checkers_ahead() {
         ["d4-c3", "d4-c4", "d4-c5", "d4-d6", "d4-e3", "d4-e4", "d4-e5"]
     );
     assert!(illegal_reason(&pos, "d4-d2").contains("d2 holds a White checker"));
-    assert!(illegal_reason(&pos, "d4-d7").contains("must move 2 squares"));
+    assert!(
+        illegal_reason(&pos, "d4-d7")
+            .contains("moves exactly 2 squares that way (1 checker ahead, plus itself)")
+    );
     assert!(illegal_reason(&pos, "d4-d5").contains("to d6, not 1"));
     assert!(illegal_reason(&pos, "d4-f5").contains("not on one straight line"));
     assert!(illegal_reason(&pos, "e7-e6").contains("no White checker on e7"));

@@ -15,6 +15,8 @@ fn conformance() {
             // A crash in one (e1-e4), and a crash that loses (c2-e4).
             "1B1B2B1/W7/4W3/3WBW2/B1B4B/8/2W3B1/W3W2W w",
             "W1W2B2/3B3W/8/1W2B3/3B1B2/B3B2B/2W3W1/W6W w",
+            // White must pass.
+            "W3B1WW/6BW/8/3B3B/B3B3/8/WB6/WW1B3W w",
             // Docking in one.
             "B1B1B1B1/8/1B1B1B1B/1W6/8/8/1WWWWWWW/8 w",
         ])

@@ -1,6 +1,10 @@
 //! Stykovka ("Docking"), a connection game by Yu. P. Filatov (St. Petersburg),
 //! a relative of Lines of Action: rules, notation, position text, perft and an
-//! evaluation, behind [`board_core::Game`].
+//! evaluation, behind [`board_core::Game`] and [`board_core::Evaluate`].
+//!
+//! The vocabulary: [`Position`] (the game; `Copy`, 32 bytes), [`Move`],
+//! [`MoveText`] (a move read from text, not yet checked), [`Setup`] (a position
+//! read from text, not yet validated) and [`Square`].
 //!
 //! # Rules in brief
 //! The 8x8 board holds 8 White and 8 Black checkers; nothing is ever captured.
@@ -44,9 +48,15 @@
 //! - A position text is judged as if the side *not* to move has just moved
 //!   (the end checks run with that player as P), so the start position and any
 //!   constructed position get the same result a game reaching them would.
+//! - A pass is a real move (it changes the side to move and the hash), and it
+//!   is generated only when the side to move has no other move while the
+//!   opponent has one; when neither side has a move, no move is generated and
+//!   [`Game::outcome`](board_core::Game::outcome) is a draw.
+//! - Outcome reasons: `crash`, `docking`, `neither side can move`.
+//! - A position must have exactly 8 checkers per side (nothing is captured).
 //! - The game has no draw by repetition or move count. Tools stop a game at
-//!   [`Game::DEFAULT_MAX_PLIES`] = 300 plies and score it a draw (the default
-//!   [`Game::adjudicate`]).
+//!   [`Game::DEFAULT_MAX_PLIES`](board_core::Game::DEFAULT_MAX_PLIES) = 300 plies and score it a draw (the default
+//!   [`Game::adjudicate`](board_core::Game::adjudicate)).
 //!
 //! # Notation
 //! `c1-c4` (slide), `c1-e3/a7` (slide onto the enemy checker on e3, which

@@ -288,3 +288,26 @@ fn random_games_agree_with_the_reference() {
     }
     assert!(plies > 2000, "games too short: {plies} plies");
 }
+
+/// The constructed positions of tests/rules.rs (with a pass and every kind of
+/// end), and every position one move after them.
+#[test]
+fn constructed_positions_agree_with_the_reference() {
+    for text in [
+        "W3B1WW/6BW/8/3B3B/B3B3/8/WB6/WW1B3W w",
+        "BBBBBBB1/8/8/4W2W/8/W1W1B1W1/8/W1W3W1 w",
+        "BBBBBBB1/8/8/8/8/4BWWW/7W/2W2WWW w",
+        "1B1B2B1/W7/4W3/3WBW2/B1B4B/8/2W3B1/W3W2W w",
+        "W1W2B2/3B3W/8/1W2B3/3B1B2/B3B2B/2W3W1/W6W w",
+        "W1W2B2/3B4/8/4BW2/3B1BW1/B3BW1B/2W5/W6W w",
+        "B1B1B1B1/8/1B1B1B1B/1W6/8/8/1WWWWWWW/8 w",
+        "B1B1B2W/8/W1W5/8/W2B3B/2W3W1/1B2B2B/4W1W1 w",
+    ] {
+        let pos = Position::from_text(text, "standard").expect("valid");
+        for (mv, _) in compare(&pos) {
+            let mut child = pos;
+            child.play_text(&mv).expect("legal");
+            compare(&child);
+        }
+    }
+}

@@ -62,3 +62,10 @@ fn mid_game_positions_follow_their_move_lists() {
     }
     assert_eq!(checked, 4);
 }
+
+#[test]
+fn positions_and_moves_are_small() {
+    // Perft copies the position for every move.
+    assert!(size_of::<Position>() <= 32, "{}", size_of::<Position>());
+    assert!(size_of::<stykovka::Move>() <= 4, "{}", size_of::<stykovka::Move>());
+}

@@ -1,0 +1,118 @@
+//! The rules on bitboards: move generation and the end checks.
+//!
+//! Everything here works on a pair of bitboards (the checkers of the side
+//! whose moves are wanted, and the enemy's), so the same code serves the side
+//! to move, the opponent (for the pass rule) and counting.
+
+use crate::board::{GEOMETRY, Geometry, enclosed, flood};
+use crate::{Move, Square};
+
+/// Calls `sink` with every move (passes aside) of the player whose checkers are
+/// `own` against the checkers `enemy`, until `sink` returns `false`. Returns
+/// `false` exactly when `sink` stopped it.
+#[inline(always)]
+pub(crate) fn for_each_move(own: u64, enemy: u64, mut sink: impl FnMut(Move) -> bool) -> bool {
+    let occupied = own | enemy;
+    let mut pieces = own;
+    while pieces != 0 {
+        let from = Square::lowest(pieces);
+        pieces &= pieces - 1;
+        let s = from.index() as usize;
+        for d in 0..8 {
+            let ray = GEOMETRY.ray[d][s];
+            // Rule 2: the checkers ahead on the line, plus the mover itself.
+            let distance = 1 + (ray & occupied).count_ones() as u8;
+            if distance > GEOMETRY.ray_len[d][s] {
+                continue;
+            }
+            let to = Geometry::step(from, d, distance);
+            let t = to.index() as usize;
+            let landing = to.bit();
+            let passed = ray & !GEOMETRY.ray[d][t] & !landing;
+            // Rule 3 (no passing over an enemy checker), rule 4 (no landing on an own one).
+            if passed & enemy != 0 || landing & own != 0 {
+                continue;
+            }
+            let mv = if landing & enemy == 0 {
+                Move::Slide { from, to }
+            } else {
+                // Rule 5: the enemy checker needs 4 empty squares on its diagonal,
+                // the mover's origin counting as empty.
+                if GEOMETRY.retreat_path[t] & occupied & !from.bit() != 0 {
+                    continue;
+                }
+                Move::Dock { from, to, retreat: GEOMETRY.retreat[t] }
+            };
+            if !sink(mv) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Whether the player with checkers `own` has any move (passes aside).
+#[inline]
+pub(crate) fn has_move(own: u64, enemy: u64) -> bool {
+    !for_each_move(own, enemy, |_| false)
+}
+
+/// How many moves (passes aside) the player with checkers `own` has.
+#[inline]
+pub(crate) fn count_moves(own: u64, enemy: u64) -> u64 {
+    let mut count = 0;
+    for_each_move(own, enemy, |_| {
+        count += 1;
+        true
+    });
+    count
+}
+
+/// Whether one of the checkers `own` is crashed: its four orthogonal
+/// neighbours exist and all hold checkers of `enemy`.
+#[inline]
+pub(crate) const fn crashed(own: u64, enemy: u64) -> bool {
+    enclosed(own, enemy) != 0
+}
+
+/// Whether the checkers `own` form one orthogonally connected group.
+#[inline]
+pub(crate) const fn docked(own: u64) -> bool {
+    own != 0 && flood(own & own.wrapping_neg(), own) == own
+}
+
+/// Why a game was won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum WinReason {
+    /// A checker of the loser is crashed.
+    Crash,
+    /// The winner's checkers are docked.
+    Docking,
+}
+
+impl WinReason {
+    pub(crate) const fn text(self) -> &'static str {
+        match self {
+            WinReason::Crash => "crash",
+            WinReason::Docking => "docking",
+        }
+    }
+}
+
+/// The end checks after a move by the player with checkers `mover`, in the
+/// spec's order; `Some((true, _))` when the mover wins, `Some((false, _))`
+/// when the opponent does.
+#[inline]
+pub(crate) const fn end_after_move(mover: u64, opponent: u64) -> Option<(bool, WinReason)> {
+    if crashed(opponent, mover) {
+        Some((true, WinReason::Crash))
+    } else if crashed(mover, opponent) {
+        Some((false, WinReason::Crash))
+    } else if docked(mover) {
+        Some((true, WinReason::Docking))
+    } else if docked(opponent) {
+        Some((false, WinReason::Docking))
+    } else {
+        None
+    }
+}

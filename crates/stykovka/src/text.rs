@@ -1,0 +1,164 @@
+//! Position text: reading it into a [`Setup`] and writing a [`Position`].
+//!
+//! Format: the ranks from 8 down to 1 separated by `/`, each giving files a..h
+//! with `W` for a White checker, `B` for a Black one and a digit 1-8 for that
+//! many empty squares (`.` is read as one empty square), then a space and the
+//! side to move, `w` or `b`. The start: `2WWWW2/8/B6B/B6B/B6B/B6B/8/2WWWW2 w`.
+
+use std::fmt::{self, Write};
+use std::str::FromStr;
+
+use board_core::{Game, Player, PositionError};
+
+use crate::{Position, Square};
+
+/// A position as read from text: where the checkers stand and who moves.
+/// Not validated; [`Game::from_setup`] checks it into a [`Position`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The owner of the checker on each square, by [`Square::index`].
+    pub board: [Option<Player>; 64],
+    /// The side to move.
+    pub side_to_move: Player,
+}
+
+impl Setup {
+    /// The setup of a position.
+    pub fn of(pos: &Position) -> Setup {
+        let mut board = [None; 64];
+        for (index, cell) in (0u8..).zip(board.iter_mut()) {
+            *cell = Square::from_index(index).and_then(|sq| pos.at(sq));
+        }
+        Setup { board, side_to_move: pos.side_to_move() }
+    }
+}
+
+const fn piece_char(player: Player) -> char {
+    match player {
+        Player::First => 'W',
+        Player::Second => 'B',
+    }
+}
+
+const fn side_char(player: Player) -> char {
+    match player {
+        Player::First => 'w',
+        Player::Second => 'b',
+    }
+}
+
+impl FromStr for Setup {
+    type Err = PositionError;
+
+    fn from_str(text: &str) -> Result<Setup, PositionError> {
+        let mut fields = text.split_whitespace();
+        let (Some(board_text), Some(side_text), None) =
+            (fields.next(), fields.next(), fields.next())
+        else {
+            return Err(PositionError::new(
+                "expected two fields: the board (8 ranks separated by '/') and the side to move",
+            ));
+        };
+        let side_to_move = match side_text {
+            "w" => Player::First,
+            "b" => Player::Second,
+            other => {
+                return Err(PositionError::new(format!(
+                    "the side to move must be 'w' or 'b', not '{other}'"
+                )));
+            }
+        };
+        let ranks: Vec<&str> = board_text.split('/').collect();
+        if ranks.len() != 8 {
+            return Err(PositionError::new(format!(
+                "expected 8 ranks separated by '/', found {}",
+                ranks.len()
+            )));
+        }
+        let mut board = [None; 64];
+        for (rank, row) in (0u8..8).rev().zip(&ranks) {
+            let mut file: u8 = 0;
+            for c in row.chars() {
+                let (cell, run) = match c {
+                    'W' => (Some(Player::First), 1),
+                    'B' => (Some(Player::Second), 1),
+                    '.' => (None, 1),
+                    '1'..='8' => (None, c as u8 - b'0'),
+                    _ => {
+                        return Err(PositionError::new(format!(
+                            "unexpected '{}' in rank {} (use W, B, '.' or a digit 1-8)",
+                            c.escape_default(),
+                            rank + 1
+                        )));
+                    }
+                };
+                for _ in 0..run {
+                    let Some(square) = Square::new(file, rank) else {
+                        return Err(PositionError::new(format!(
+                            "rank {} has more than 8 squares",
+                            rank + 1
+                        )));
+                    };
+                    board[square.index() as usize] = cell;
+                    file += 1;
+                }
+            }
+            if file != 8 {
+                return Err(PositionError::new(format!(
+                    "rank {} has {file} squares, expected 8",
+                    rank + 1
+                )));
+            }
+        }
+        Ok(Setup { board, side_to_move })
+    }
+}
+
+impl fmt::Display for Setup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                match self.board[rank * 8 + file] {
+                    Some(player) => {
+                        if empty > 0 {
+                            write!(f, "{empty}")?;
+                            empty = 0;
+                        }
+                        f.write_char(piece_char(player))?;
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                write!(f, "{empty}")?;
+            }
+            if rank > 0 {
+                f.write_char('/')?;
+            }
+        }
+        write!(f, " {}", side_char(self.side_to_move))
+    }
+}
+
+/// The position text; `{:#}` draws the board with coordinates instead.
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !f.alternate() {
+            return Setup::of(self).fmt(f);
+        }
+        for rank in (0..8).rev() {
+            write!(f, "{} ", rank + 1)?;
+            for file in 0..8 {
+                let c = Square::new(file, rank).and_then(|sq| self.at(sq)).map_or('.', piece_char);
+                write!(f, " {c}")?;
+            }
+            f.write_char('\n')?;
+        }
+        f.write_str("   a b c d e f g h\n")?;
+        match self.outcome() {
+            Some(outcome) => write!(f, "game over: {outcome}"),
+            None => write!(f, "{} to move", Position::PLAYER_NAMES[self.side_to_move()]),
+        }
+    }
+}

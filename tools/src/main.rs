@@ -68,7 +68,7 @@ fn main() -> ExitCode {
 fn list_games() {
     for game in registry::GAMES {
         println!(
-            "{:<12} variants: {:<16} first: {:<6} second: {:<6} max plies: {}",
+            "{:<12} variants: {:<22} first: {:<6} second: {:<6} max plies: {}",
             game.name,
             game.variants.join(", "),
             game.player_names.first,

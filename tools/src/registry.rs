@@ -8,6 +8,7 @@ pub static GAMES: &[GameEntry] = &[
     GameEntry::of::<adiyukh::Position>(),
     GameEntry::of::<focus::Position>(),
     GameEntry::of::<hexdraughts::Position>(),
+    GameEntry::of::<stykovka::Position>(),
     GameEntry::of::<city::City>(),
 ];
 

@@ -8,7 +8,7 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use board_core::{Outcome, Player, Rng};
-use search::{EngineKind, GameEntry, Limits, SearchGame, Think, find_game};
+use search::{EngineKind, GameEntry, Limits, Memory, SearchGame, Think, find_game};
 
 use crate::options::{Effect, Options, variant_of};
 use crate::referee::{Referee, p_name};
@@ -112,6 +112,9 @@ struct Engine<W> {
     referee: Referee,
     out: Output<W>,
     search: Option<Search>,
+    /// The transposition table kept between moves; a new game gets a new one
+    /// (without waiting for a running search, which keeps the old one).
+    memory: Arc<Mutex<Memory>>,
 }
 
 impl<W: Write + Send + 'static> Engine<W> {
@@ -140,6 +143,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             referee,
             out,
             search: None,
+            memory: Arc::default(),
         })
     }
 
@@ -177,6 +181,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             }
             GuiMessage::NewGame => {
                 self.referee.reset();
+                self.memory = Arc::default();
                 Ok(())
             }
             GuiMessage::Position { base, moves } => {
@@ -250,9 +255,11 @@ impl<W: Write + Send + 'static> Engine<W> {
         let thread_stop = Arc::clone(&stop);
         let out = self.out.clone();
         let infinite = go.infinite;
-        let spawned = thread::Builder::new()
-            .name("igroteka-search".to_owned())
-            .spawn(move || search_thread(position.as_ref(), &think, &thread_stop, infinite, &out));
+        let memory = Arc::clone(&self.memory);
+        let spawned = thread::Builder::new().name("igroteka-search".to_owned()).spawn(move || {
+            let mut memory = memory.lock().unwrap_or_else(PoisonError::into_inner);
+            search_thread(position.as_ref(), &think, &mut memory, &thread_stop, infinite, &out);
+        });
         match spawned {
             Ok(handle) => {
                 self.search = Some(Search { stop, handle });
@@ -339,7 +346,7 @@ impl<W: Write + Send + 'static> Engine<W> {
         let start = Instant::now();
         let mut total = 0;
         for (i, position) in bench_positions(self.options.game).iter().enumerate() {
-            let (_, info) = position.think(&think, &never, &mut |_| {});
+            let (_, info) = position.think(&think, &mut Memory::default(), &never, &mut |_| {});
             total += info.nodes;
             self.out.note(format!(
                 "bench position {} nodes {} fen {}",
@@ -409,6 +416,7 @@ fn bench_positions(game: &GameEntry) -> Vec<Box<dyn SearchGame>> {
 fn search_thread<W: Write>(
     position: &dyn SearchGame,
     think: &Think,
+    memory: &mut Memory,
     stop: &AtomicBool,
     infinite: bool,
     out: &Output<W>,
@@ -418,13 +426,14 @@ fn search_thread<W: Write>(
         // left to the input loop, which sees the end of input.
         let _ = out.send(&EngineMessage::Info(SearchInfo::of(info)));
     };
-    let best = match catch_unwind(AssertUnwindSafe(|| position.think(think, stop, &mut report))) {
-        Ok((best, _)) => best,
-        Err(_) => {
-            let _ = out.error("the search failed; playing the first legal move");
-            position.legal_move_texts().into_iter().next()
-        }
-    };
+    let best =
+        match catch_unwind(AssertUnwindSafe(|| position.think(think, memory, stop, &mut report))) {
+            Ok((best, _)) => best,
+            Err(_) => {
+                let _ = out.error("the search failed; playing the first legal move");
+                position.legal_move_texts().into_iter().next()
+            }
+        };
     while infinite && !stop.load(Ordering::Acquire) {
         thread::park_timeout(Duration::from_millis(50));
     }

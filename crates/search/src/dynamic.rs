@@ -1,6 +1,7 @@
 //! Search behind the dynamic layer: pick a game and a player by name at run
 //! time, with moves as text.
 
+use std::any::Any;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
@@ -82,13 +83,52 @@ impl Default for Think {
     }
 }
 
+/// What a player keeps from one search to the next: alpha-beta's
+/// transposition table, for whatever game it was searching. Starts empty; the
+/// first alpha-beta search fills it, later ones of the same game and table
+/// size reuse it, so a large table is allocated once, not per move.
+#[derive(Default)]
+pub struct Memory {
+    table: Option<(usize, Box<dyn Any + Send>)>,
+}
+
+impl Memory {
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        self.table = None;
+    }
+
+    /// The alpha-beta searcher of game `G` with a `hash_mb` table, kept or new.
+    fn alphabeta<G: Evaluate>(&mut self, hash_mb: usize) -> &mut AlphaBeta<G> {
+        let fits = self
+            .table
+            .as_ref()
+            .is_some_and(|(mb, searcher)| *mb == hash_mb && searcher.is::<AlphaBeta<G>>());
+        if !fits {
+            self.table = Some((hash_mb, Box::new(AlphaBeta::<G>::new(hash_mb))));
+        }
+        match self.table.as_mut().and_then(|(_, searcher)| searcher.downcast_mut()) {
+            Some(searcher) => searcher,
+            None => unreachable!("the table was just made for this game"),
+        }
+    }
+}
+
+impl fmt::Debug for Memory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Memory").field("hash_mb", &self.table.as_ref().map(|(mb, _)| mb)).finish()
+    }
+}
+
 /// A position of some game that can also be searched.
 pub trait SearchGame: DynGame {
     /// Searches for the best move; `None` only when the game is over.
+    /// `memory` carries the transposition table between searches;
     /// `on_info` receives progress with the moves as text.
     fn think(
         &self,
         think: &Think,
+        memory: &mut Memory,
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info<String>),
     ) -> (Option<String>, Info<String>);
@@ -101,13 +141,14 @@ impl<G: Evaluate> SearchGame for G {
     fn think(
         &self,
         think: &Think,
+        memory: &mut Memory,
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info<String>),
     ) -> (Option<String>, Info<String>) {
         let mut forward = |info: &Info<G::Move>| on_info(&info.map_moves(ToString::to_string));
         let (best, info) = match think.engine {
             EngineKind::AlphaBeta => {
-                AlphaBeta::new(think.hash_mb).search(self, think.limits, stop, &mut forward)
+                memory.alphabeta::<G>(think.hash_mb).search(self, think.limits, stop, &mut forward)
             }
             EngineKind::Mcts => {
                 Mcts::new(think.seed).search(self, think.limits, stop, &mut forward)

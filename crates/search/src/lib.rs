@@ -15,7 +15,7 @@ mod mcts;
 mod random;
 
 pub use alphabeta::{AlphaBeta, MAX_DEPTH};
-pub use dynamic::{EngineKind, GameEntry, SearchGame, Think, UnknownEngine, find_game};
+pub use dynamic::{EngineKind, GameEntry, Memory, SearchGame, Think, UnknownEngine, find_game};
 pub use limits::{Info, Limits, Score};
 pub use mcts::Mcts;
 pub use random::random_move;

@@ -5,7 +5,9 @@ use std::time::Duration;
 
 use board_core::tictactoe::{Cell, TicTacToe, pos};
 use board_core::{Game, Rng, testkit::Conformance};
-use search::{AlphaBeta, EngineKind, Info, Limits, Mcts, Score, SearchGame, Think, random_move};
+use search::{
+    AlphaBeta, EngineKind, Info, Limits, Mcts, Memory, Score, SearchGame, Think, random_move,
+};
 
 fn alphabeta(p: &TicTacToe, depth: u32) -> (Option<Cell>, Info<Cell>) {
     AlphaBeta::new(1).search(p, Limits::depth(depth), &AtomicBool::new(false), &mut |_| {})
@@ -148,7 +150,8 @@ fn dynamic_think_returns_legal_move_text() {
         let limits = Limits { depth: Some(3), nodes: Some(2000), time: None };
         let think = Think { engine, limits, ..Think::default() };
         let mut infos = 0;
-        let (best, info) = p.think(&think, &AtomicBool::new(false), &mut |_| infos += 1);
+        let (best, info) =
+            p.think(&think, &mut Memory::default(), &AtomicBool::new(false), &mut |_| infos += 1);
         let best = best.expect("a move");
         assert!(p.legal_move_texts().contains(&best), "{engine}: {best}");
         assert!(infos >= 1, "{engine} reported nothing");
@@ -165,4 +168,19 @@ fn engine_kinds_parse_by_name() {
     assert_eq!("alphabeta".parse(), Ok(EngineKind::AlphaBeta));
     let err = "minimax".parse::<EngineKind>().unwrap_err();
     assert!(err.to_string().contains("minimax"));
+}
+
+#[test]
+fn memory_keeps_the_table_between_searches_of_one_game() {
+    let p: Box<dyn SearchGame> = Box::new(TicTacToe::default_start());
+    let think = Think { limits: Limits::depth(6), ..Think::default() };
+    let stop = AtomicBool::new(false);
+    let mut memory = Memory::default();
+    let (first_best, first) = p.think(&think, &mut memory, &stop, &mut |_| {});
+    let (second_best, second) = p.think(&think, &mut memory, &stop, &mut |_| {});
+    assert_eq!(first_best, second_best);
+    assert!(second.nodes < first.nodes, "{} then {} nodes", first.nodes, second.nodes);
+    memory.clear();
+    let (_, fresh) = p.think(&think, &mut memory, &stop, &mut |_| {});
+    assert_eq!(fresh.nodes, first.nodes, "a cleared memory searches like a new one");
 }

@@ -4,7 +4,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use clap::Args;
-use search::{EngineKind, Info, Limits, SearchGame, Think};
+use search::{EngineKind, Info, Limits, Memory, SearchGame, Think};
 
 /// `--depth`, `--nodes`, `--movetime`, `--seed`, `--hash`.
 #[derive(Args, Debug, Clone)]
@@ -45,7 +45,11 @@ impl LimitArgs {
 }
 
 /// Searches `pos` and returns the move and the final info.
-pub fn best_move(pos: &dyn SearchGame, think: &Think) -> Option<(String, Info<String>)> {
-    let (best, info) = pos.think(think, &AtomicBool::new(false), &mut |_| {});
+pub fn best_move(
+    pos: &dyn SearchGame,
+    think: &Think,
+    memory: &mut Memory,
+) -> Option<(String, Info<String>)> {
+    let (best, info) = pos.think(think, memory, &AtomicBool::new(false), &mut |_| {});
     best.map(|mv| (mv, info))
 }

@@ -4,7 +4,7 @@ use std::io::{BufRead, Write};
 
 use board_core::Player;
 use clap::{Args, ValueEnum};
-use search::{EngineKind, SearchGame};
+use search::{EngineKind, Memory, SearchGame};
 
 use super::engine_args::{LimitArgs, best_move};
 use crate::position::PositionArgs;
@@ -44,6 +44,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut show_board = true;
+    let mut memory = Memory::default();
     while let Some(pos) = history.last() {
         if show_board {
             println!("\n{}", pos.board_text());
@@ -55,7 +56,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
         }
         if pos.side_to_move() != human {
             let think = args.limits.think(args.engine, history.len() as u64);
-            let Some((mv, info)) = best_move(pos.as_ref(), &think) else { break };
+            let Some((mv, info)) = best_move(pos.as_ref(), &think, &mut memory) else { break };
             let mut next = pos.clone();
             next.play_move_text(&mv)?;
             println!(

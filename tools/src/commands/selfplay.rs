@@ -1,7 +1,8 @@
 //! `igroteka match`: one game between two built-in engines, shown move by move.
 
+use board_core::ByPlayer;
 use clap::Args;
-use search::EngineKind;
+use search::{EngineKind, Memory};
 
 use super::engine_args::{LimitArgs, best_move};
 
@@ -48,6 +49,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         println!("{}", pos.board_text());
     }
     let mut ply = 0;
+    let mut memories = ByPlayer::<Memory>::default();
     let outcome = loop {
         if let Some(outcome) = pos.outcome() {
             break outcome;
@@ -58,7 +60,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         let side = pos.side_to_move();
         let engine = if side == board_core::Player::First { args.p1 } else { args.p2 };
         let think = args.limits.think(engine, ply.into());
-        let Some((mv, info)) = best_move(pos.as_ref(), &think) else {
+        let Some((mv, info)) = best_move(pos.as_ref(), &think, &mut memories[side]) else {
             anyhow::bail!("{engine} found no move in an unfinished game");
         };
         pos.play_move_text(&mv)?;

@@ -15,7 +15,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use board_core::tictactoe::TicTacToe;
-use search::{EngineKind, GameEntry, Limits, SearchGame, Think};
+use search::{EngineKind, GameEntry, Limits, Memory, SearchGame, Think};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -96,7 +96,12 @@ fn main() {
                             seed: think.seed ^ u64::from(gos),
                             ..think
                         };
-                        let (best, info) = pos.think(&seeded, &AtomicBool::new(false), &mut |_| {});
+                        let (best, info) = pos.think(
+                            &seeded,
+                            &mut Memory::default(),
+                            &AtomicBool::new(false),
+                            &mut |_| {},
+                        );
                         format!(
                             "info depth {} score {} nodes {}\nbestmove {}",
                             info.depth,

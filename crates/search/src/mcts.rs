@@ -9,6 +9,10 @@ use crate::limits::{Clock, Info, Limits, Score};
 
 /// The UCT exploration constant.
 const EXPLORATION: f64 = 1.4;
+/// The tree stops growing at this many nodes (about half a gigabyte for small
+/// moves); searches go on with playouts from its leaves, so `go infinite` can
+/// run for hours without exhausting memory.
+const MAX_TREE_NODES: usize = 16 << 20;
 
 struct Node<M> {
     /// The move that led here (`None` at the root).
@@ -96,7 +100,7 @@ impl Mcts {
                 path.push(node);
             }
             // Expansion.
-            if !tree[node].expanded {
+            if !tree[node].expanded && tree.len() < MAX_TREE_NODES {
                 tree[node].expanded = true;
                 moves.clear();
                 state.generate_moves(&mut moves);

@@ -1,6 +1,6 @@
 //! `igroteka replay`: play a game record and report the result.
 
-use std::io::{Read, Write};
+use std::io::{IsTerminal, Read, Write};
 
 use clap::Args;
 
@@ -24,6 +24,9 @@ pub struct ReplayArgs {
 pub fn run(args: &ReplayArgs) -> anyhow::Result<bool> {
     let (_, mut pos) = args.position.position()?;
     let record = if args.record.is_empty() {
+        if std::io::stdin().is_terminal() {
+            eprintln!("reading moves from stdin; end with Ctrl-D");
+        }
         let mut text = String::new();
         std::io::stdin().read_to_string(&mut text)?;
         text

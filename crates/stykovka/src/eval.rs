@@ -95,7 +95,9 @@ impl Evaluate for Position {
             Move::Pass => return 0,
         };
         let after_own = own ^ from.bit() ^ to.bit();
-        if enclosed(after_enemy, after_own) != 0 && enclosed(after_own, after_enemy) == 0 {
+        // End check 1 comes before check 2: crashing an enemy checker wins even
+        // when the move also crashes an own one.
+        if enclosed(after_enemy, after_own) != 0 {
             return 10_000;
         }
         if docked(after_own) && enclosed(after_own, after_enemy) == 0 {

@@ -52,6 +52,15 @@
 //!   is generated only when the side to move has no other move while the
 //!   opponent has one; when neither side has a move, no move is generated and
 //!   [`Game::outcome`](board_core::Game::outcome) is a draw.
+//! - That draw cannot actually arise with 8 + 8 checkers. A checker with
+//!   nothing ahead in some direction (and not on the edge that way) can always
+//!   step 1 square, so where nobody can move, both end squares of every
+//!   occupied line (rank, file, diagonal) are occupied. Then the occupied
+//!   files and ranks are one set S, closed under x -> 7 - x, the 4|S| - 4
+//!   edge squares of S x S are occupied and every checker lies in S x S:
+//!   16 checkers force |S| = 4 and exactly S x S, and each such S leaves a
+//!   checker with an empty diagonal ray (for files a, b, g, h and ranks
+//!   1, 2, 7, 8: b2 can step to a3). The rule is implemented anyway.
 //! - Outcome reasons: `crash`, `docking`, `neither side can move`.
 //! - A position must have exactly 8 checkers per side (nothing is captured).
 //! - The game has no draw by repetition or move count. Tools stop a game at

@@ -60,3 +60,12 @@ fn evaluation_stays_in_bounds_along_random_games() {
         }
     }
 }
+
+#[test]
+fn a_crash_that_also_crashes_an_own_checker_still_comes_first() {
+    // c2-e4 closes in the Black e5 and the White e4 at once: end check 1 comes
+    // first, so the move wins and must be ordered as a winning move.
+    let both = Position::from_text("W1W2B2/3B4/8/4BW2/3B1BW1/B3BW1B/2W5/W6W w", "standard")
+        .expect("valid");
+    assert_eq!(after_best_move(&both), Some((Some(Player::First), "crash")));
+}

@@ -347,3 +347,54 @@ fn a_player_without_a_move_passes() {
     // A player with a move may not pass.
     assert!(illegal_reason(&next, "pass").contains("Black has a move, so cannot pass"));
 }
+
+/// Rule 5: the retreat may run through the mover's origin (counted empty)
+/// without ending on it: g7 moves 3 squares (d4 and c3 ahead) onto d4, whose
+/// checker retreats north-east over e5, f6 and the vacated g7 to h8.
+#[test]
+fn the_retreat_may_run_through_the_movers_origin() {
+    let pos = position(
+        [
+            "WWB.B...", "......W.", ".B......", "W.....BB", "...B....", "B.W.....", ".......W",
+            "....WB.W",
+        ],
+        "w",
+    );
+    assert!(moves_from(&pos, "g7").contains(&"g7-d4/h8".to_owned()));
+    assert_eq!(after(&pos, "g7-d4").to_string(), "WWB1B2B/8/1B6/W5BB/3W4/B1W5/7W/4WB1W b");
+}
+
+/// End checks 1 before 3: the move that completes White's ring of 8 (docked)
+/// also closes in the Black b2 (crashed); the reason is the crash.
+#[test]
+fn the_enemy_crash_is_checked_before_the_own_docking() {
+    let pos = position(
+        [
+            "...B.B.B", "........", ".....B.B", "........", "....W..B", "WWW.....", "WB......",
+            "WWW...B.",
+        ],
+        "w",
+    );
+    assert_eq!(pos.outcome(), None);
+    // e4 south-west: only b1 ahead, 2 squares to c2.
+    let next = after(&pos, "e4-c2");
+    assert_eq!(result(&next), Some((Some(Player::First), "crash")));
+}
+
+/// End checks 2 before 4: White's displacement sends the Black g6 to c2,
+/// which both completes Black's ring of 8 (docked) and closes in the White
+/// b2 (crashed); Black wins, and the reason is the crash.
+#[test]
+fn the_own_crash_is_checked_before_the_opponents_docking() {
+    let pos = position(
+        [
+            "...WWWWW", "........", "....W.B.", "........", ".......W", "BBB.....", "BW......",
+            "BBB.....",
+        ],
+        "w",
+    );
+    assert_eq!(pos.outcome(), None);
+    // g8 south: only g6 ahead, 2 squares onto g6, which retreats to c2.
+    let next = after(&pos, "g8-g6/c2");
+    assert_eq!(result(&next), Some((Some(Player::Second), "crash")));
+}

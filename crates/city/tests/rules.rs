@@ -247,3 +247,124 @@ fn nobody_is_ever_stuck_while_holding_a_pawn() {
     assert!(pos.outcome().is_none());
     assert!(!pos.legal_moves().is_empty());
 }
+
+#[test]
+fn set_ups_are_exactly_the_spec_square_lists() {
+    // The spec's lists, copied verbatim for both colours (not derived by
+    // turning White's squares).
+    let base = ("a1 b1 c1 d1 f1 g1 h1 i1", "a9 b9 c9 d9 f9 g9 h9 i9");
+    let town = ("c4 d4 f3 g3 c6 d6 f7 g7", "c3 d3 f4 g4 c7 d7 f6 g6");
+    let corners = ("b2 c2 b3 h2 g2 h3", "h8 g8 h7 b8 c8 b7");
+    let two = ("d2 f2", "f8 d8");
+    let join = |parts: &[(&str, &str)]| {
+        let white: Vec<&str> = parts.iter().map(|p| p.0).collect();
+        let black: Vec<&str> = parts.iter().map(|p| p.1).collect();
+        (sorted(&white.join(" ")), sorted(&black.join(" ")))
+    };
+    for (variant, lists) in [
+        ("8", join(&[base])),
+        ("16", join(&[base, town])),
+        ("22", join(&[base, town, corners])),
+        ("24", join(&[base, town, corners, two])),
+    ] {
+        let start = City::start(variant).expect("variant");
+        assert_eq!(start.side_to_move(), Player::First, "White moves first in {variant}");
+        let squares = |player| {
+            let mut names: Vec<String> = start.pawns(player).map(|s| s.to_string()).collect();
+            names.sort();
+            names
+        };
+        assert_eq!(squares(Player::First), lists.0, "White in {variant}");
+        assert_eq!(squares(Player::Second), lists.1, "Black in {variant}");
+    }
+    // The 16 set-up leaves the cross through e5 empty.
+    let start = City::start("16").expect("variant 16");
+    for name in ["e3", "e4", "e5", "e6", "e7", "c5", "d5", "f5", "g5"] {
+        let square = Square::from_name(name).expect("square");
+        assert_eq!(start.pawn_at(square), None, "{name}");
+    }
+    assert_eq!(City::default_start(), start);
+}
+
+#[test]
+fn town_pawn_climb_captures_and_ends_the_move() {
+    // White c3 in the town corner; Black on the wall at b3 (and a9). The climb
+    // onto b3 captures; it cannot go on along the wall (b4, b2), over it (a3)
+    // or down again (c2 is a separate climb).
+    let text = "B8/9/9/9/9/9/1BW6/9/9 W";
+    let pos = position(text);
+    assert_eq!(
+        moves_from(&pos, "c3"),
+        sorted("c3-b3 c3-c2 c3-c4 c3-c5 c3-c6 c3-c7 c3-d3 c3-e3 c3-f3 c3-g3")
+    );
+    assert_eq!(after(text, "c3-b3").to_string(), "B8/9/9/9/9/9/1W7/9/9 B");
+    for illegal in ["c3-a3", "c3-b4", "c3-b2", "c3-c1", "c3-d2"] {
+        assert!(pos.parse_move(illegal).is_err(), "{illegal} must be illegal");
+    }
+    let err = pos.parse_move("c3-b4").expect_err("a climb is one step").to_string();
+    assert!(err.contains("climbs onto the wall only from an adjacent square"), "{err}");
+}
+
+#[test]
+fn outside_pawn_climbs_only_where_the_wall_is_adjacent() {
+    // a1 touches no wall square; a2 touches b2; i5 touches h5.
+    let pos = position("B8/9/9/9/8W/9/9/W8/W8 W");
+    assert!(moves_from(&pos, "a1").iter().all(|m| !m.ends_with("b2")));
+    assert_eq!(moves_from(&pos, "a1"), sorted("a1-b1 a1-c1 a1-d1 a1-e1 a1-f1 a1-g1 a1-h1 a1-i1"));
+    assert!(moves_from(&pos, "a2").contains(&"a2-b2".to_owned()));
+    assert!(moves_from(&pos, "i5").contains(&"i5-h5".to_owned()));
+    assert!(pos.parse_move("i5-g5").is_err(), "no climbing over the wall into the town");
+}
+
+#[test]
+fn climb_down_to_the_outside_ends_the_move() {
+    // White b5 on the wall (Black i9): down to a5 only, not along a4/a6 or a
+    // slide on from a5.
+    let text = "8B/9/9/9/1W7/9/9/9/9 W";
+    let pos = position(text);
+    let off_wall: Vec<String> = moves_from(&pos, "b5")
+        .into_iter()
+        .filter(|m| Square::from_name(&m[3..]).is_some_and(|to| to.zone() != Zone::Wall))
+        .collect();
+    assert_eq!(off_wall, sorted("b5-a5 b5-c5"));
+    assert_eq!(after(text, "b5-a5").to_string(), "8B/9/9/9/W8/9/9/9/9 B");
+    for illegal in ["b5-a4", "b5-a6", "b5-a1", "b5-d5", "b5-e5"] {
+        assert!(pos.parse_move(illegal).is_err(), "{illegal} must be illegal");
+    }
+}
+
+#[test]
+fn along_the_wall_every_way_round_a_corner_is_one_move_per_square() {
+    // White h2 alone on the wall with Black h8 on the far corner: h8 is
+    // reached both ways (round two corners each way) and is one capture.
+    let text = "9/7B1/9/9/9/9/9/7W1/9 W";
+    let pos = position(text);
+    let wall: Vec<String> = moves_from(&pos, "h2")
+        .into_iter()
+        .filter(|m| Square::from_name(&m[3..]).is_some_and(|to| to.zone() == Zone::Wall))
+        .collect();
+    assert_eq!(wall.len(), 23, "{wall:?}");
+    assert_eq!(wall.iter().filter(|m| *m == "h2-h8").count(), 1);
+    assert_eq!(pos.legal_moves().len(), 23 + 2, "and the climbs down h1, i2");
+    // The capture of Black's only pawn by a wall move wins.
+    let won = after(text, "h2-h8");
+    assert_eq!(won.outcome(), Some(Outcome::win(Player::First, "all pawns captured")));
+}
+
+#[test]
+fn spec_notation_examples_are_legal_moves() {
+    // d1-d2 (climb), d2-d3 (climb down), c2-h5 (along the wall), a1-a9
+    // (a slide capturing on a9), each in a position where it is legal.
+    let mut pos = position("B8/9/9/9/9/9/9/2W6/W2W5 W");
+    for (mv, reply) in [("d1-d2", "a9-a8"), ("d2-d3", "a8-a9"), ("c2-h5", "a9-a8")] {
+        pos.play_text(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+        pos.play_text(reply).unwrap_or_else(|e| panic!("{reply}: {e}"));
+    }
+    let before = pos.pawn_count(Player::Second);
+    pos.play_text("a1-a8").expect("a slide that captures");
+    assert_eq!(pos.pawn_count(Player::Second), before - 1);
+    let start = City::start("8").expect("variant 8");
+    let mut capture = start;
+    capture.play_text("a1-a9").expect("the spec's capture a1-a9");
+    assert_eq!(capture.pawn_count(Player::Second), 7);
+}

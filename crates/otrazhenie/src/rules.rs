@@ -171,8 +171,8 @@ pub(crate) fn why_illegal(mv: Move, own: u64, enemy: u64, mover: &str, opponent:
             if edge.step(slide).is_some() {
                 let real_edge = farthest(ray(from, slide), slide);
                 return format!(
-                    "{edge} is not at the board edge: a slide from {from} that way \
-                     is reflected on {real_edge}"
+                    "{edge} is not at the board edge: from {from} through {edge} \
+                     the edge square is {real_edge}"
                 );
             }
             match first_met(from, edge, slide) {

@@ -215,3 +215,13 @@ fn a_capture_naming_its_start_as_the_edge_square_is_explained() {
     assert!(message.contains("d4 is not at the board edge"), "{message}");
     assert!(!message.contains("already at the edge"), "{message}");
 }
+
+#[test]
+fn a_capture_naming_a_wrong_edge_square_gets_the_real_one() {
+    // From h1 the edge square north is h8, but Black stands there: nothing is
+    // reflected on h8, so the message must not claim it.
+    let message = illegal(START_TEXT, "h1-h7xf6");
+    assert!(message.contains("h7 is not at the board edge"), "{message}");
+    assert!(message.contains("from h1 through h7 the edge square is h8"), "{message}");
+    assert!(!message.contains("reflected on h8"), "{message}");
+}

@@ -155,7 +155,11 @@ pub(crate) fn why_illegal(mv: Move, own: u64, enemy: u64, mover: &str, opponent:
         }
         Move::Capture { edge, target, .. } => {
             let Some(slide) = Direction::between(from, edge).filter(|d| d.is_orthogonal()) else {
-                return if from == edge {
+                let on_boundary =
+                    |sq: Square| [sq.file(), sq.rank()].iter().any(|&c| c == 0 || c == 7);
+                return if from == edge && !on_boundary(from) {
+                    format!("{edge} is not at the board edge (the checker starts there)")
+                } else if from == edge {
                     format!(
                         "a checker must slide at least one square before the reflection \
                          ({from} is already at the edge)"
@@ -167,8 +171,8 @@ pub(crate) fn why_illegal(mv: Move, own: u64, enemy: u64, mover: &str, opponent:
             if edge.step(slide).is_some() {
                 let real_edge = farthest(ray(from, slide), slide);
                 return format!(
-                    "{edge} is not at the board edge: a slide from {from} that way \
-                     is reflected on {real_edge}"
+                    "{edge} is not at the board edge: from {from} through {edge} \
+                     the edge square is {real_edge}"
                 );
             }
             match first_met(from, edge, slide) {

@@ -193,3 +193,35 @@ fn wrong_side_and_empty_squares_are_named() {
     assert!(illegal(START_TEXT, "c3-c4").contains("no White checker on c3"));
     assert!(illegal(START_TEXT, "a2-h2xc7").contains("no White checker on a2"));
 }
+
+#[test]
+fn exactly_one_reflection() {
+    // From c2 over h2 the north-west diagonal ends on b8 and takes a checker there ...
+    assert_eq!(captures("1B6/8/8/8/8/8/2W5/8 w"), ["c2-h2xb8"]);
+    // ... but does not bounce a second time off the top edge at b8 onto a7.
+    let text = "8/B7/8/8/8/8/2W5/8 w";
+    assert_eq!(captures(text), Vec::<String>::new());
+    assert!(illegal(text, "c2-h2xa7").contains("not on a diagonal leading away"));
+}
+
+#[test]
+fn a_capture_naming_its_start_as_the_edge_square_is_explained() {
+    // On the edge: the slide would have length zero.
+    let text = "8/4B3/8/8/7W/8/8/8 w";
+    assert!(illegal(text, "h4-h4xe7").contains("already at the edge"));
+    // In mid-board the square is no edge square at all.
+    let text = "8/8/8/4B3/3W4/8/8/8 w";
+    let message = illegal(text, "d4-d4xe5");
+    assert!(message.contains("d4 is not at the board edge"), "{message}");
+    assert!(!message.contains("already at the edge"), "{message}");
+}
+
+#[test]
+fn a_capture_naming_a_wrong_edge_square_gets_the_real_one() {
+    // From h1 the edge square north is h8, but Black stands there: nothing is
+    // reflected on h8, so the message must not claim it.
+    let message = illegal(START_TEXT, "h1-h7xf6");
+    assert!(message.contains("h7 is not at the board edge"), "{message}");
+    assert!(message.contains("from h1 through h7 the edge square is h8"), "{message}");
+    assert!(!message.contains("reflected on h8"), "{message}");
+}

@@ -327,6 +327,26 @@ fn fast_generator_matches_the_reference_along_random_games() {
 }
 
 #[test]
+fn fast_generator_matches_the_reference_on_constructed_positions() {
+    // The rule tests' positions (tests/rules.rs), where the rules bite.
+    for text in [
+        "w a1:bbbbbbbbbB f4:wwwwwwwwwwwW d6:b g3:b",
+        "w a1:bbbbbbbbbB c1:wwwwwwwwwwwW e3:b f6:b",
+        "b d2:www b2:www d4:w c5:bbbbbbbbbbbb e7:ww g7:ww h8:W",
+        "b d2:bww b2:ww d4:w c5:bbbbbbbbbbb e7:ww g7:ww h8:wwW",
+        "w a1:bbbbbbbbB c3:wwwwwwwwwww d4:Wb b6:b h6:b",
+        "w c3:wwwwwwwwwwww d4:b f4:b f2:b d2:b h8:bbbbbbbb",
+        "w b8:wwwwwwwwwwwW c7:b d4:bb d2:bbb b2:bb f2:b g5:b b4:bb",
+        "b g1:wwwbbbB b4:bbbw e5:bbbwww g5:bbww a7:w b8:ww",
+    ] {
+        let mut frontier = vec![text.to_owned()];
+        for _ in 0..3 {
+            frontier = frontier.iter().flat_map(|t| compare(t)).collect();
+        }
+    }
+}
+
+#[test]
 fn reference_perft_agrees_with_the_perft_table() {
     fn perft(board: &Board, depth: u32) -> u64 {
         if depth == 0 {

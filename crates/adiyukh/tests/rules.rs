@@ -175,6 +175,41 @@ fn a_column_whose_new_top_is_an_own_piece_cannot_be_jumped_again() {
 }
 
 #[test]
+fn the_start_square_is_empty_during_a_capture_and_two_paths_are_two_moves() {
+    // The man on c3 goes round d4, f4, f2 and d2 and lands on its own start
+    // square; either way round it reaches the same position, and both paths
+    // are moves of their own.
+    let text = "w c3:wwwwwwwwwwww d4:b f4:b f2:b d2:b h8:bbbbbbbb";
+    assert_eq!(moves(&pos(text)), ["c3:e1:g3:e5:c3", "c3:e5:g3:e1:c3"]);
+    let end = "b c3:bbbbwwwwwwwwwwww h8:bbbbbbbb";
+    assert_eq!(after(text, "c3:e5:g3:e1:c3"), end);
+    assert_eq!(after(text, "c3:e1:g3:e5:c3"), end);
+    assert_eq!(pos(text).perft(1), 2);
+}
+
+#[test]
+fn the_twelve_jump_king_capture_of_the_sample_is_one_move() {
+    // A position built for the sample b8:e5:c3:e1:h4:e7:a3:c1:e3:c5:a3:c1:h6:
+    // d2, d4 and b2 are jumped again while their tops are Black; g5, emptied
+    // by the fifth jump, is flown over by the last. All 12 Black pieces end
+    // under the White column, which becomes a man again on h6: 24:0.
+    let text = "w b8:wwwwwwwwwwwW c7:b d4:bb d2:bbb b2:bb f2:b g5:b b4:bb";
+    let sample = "b8:e5:c3:e1:h4:e7:a3:c1:e3:c5:a3:c1:h6";
+    let p = pos(text);
+    let legal = moves(&p);
+    assert!(legal.iter().any(|m| m == sample), "{legal:?}");
+    assert_eq!(p.parse_move(sample).unwrap().len(), 12);
+    // Only continuing landings after the first jump: h2 (beyond c7) goes nowhere.
+    assert!(!legal.iter().any(|m| m.starts_with("b8:h2")), "{legal:?}");
+    let end = after(text, sample);
+    assert_eq!(end, "b h6:bbbbbbbbbbbbwwwwwwwwwwww");
+    assert_eq!(
+        pos(&end).outcome(),
+        Some(Outcome::win(Player::First, "no legal move").with_score(ByPlayer::new(24, 0)))
+    );
+}
+
+#[test]
 fn a_man_reaching_its_last_row_by_capture_ends_there_as_a_king() {
     let text = "w a1:bbbbbbbbbbB b6:wwwwwwwwwwww c7:b";
     assert_eq!(moves(&pos(text)), ["b6:d8"]);

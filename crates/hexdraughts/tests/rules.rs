@@ -171,6 +171,23 @@ fn start_field_counts_as_empty_during_the_capture() {
     assert_eq!(after("W:WKF5:BD5,B4,C3,H5", "F5:C5:A3:D3:K5").to_string(), "B:WKK5:B");
 }
 
+#[test]
+fn a_king_jumps_neither_two_pieces_in_a_row_nor_its_own() {
+    // Up-left from K2: J2, I2, H2, G2. Two enemy pieces back to back stop it;
+    // so does its own man; with a gap it takes both, landing between them.
+    assert!(position("W:WKK2:BI2,H2,A5").legal_moves().iter().all(|mv| !mv.is_capture()));
+    assert!(position("W:WKK2,J2:BH2,A5").legal_moves().iter().all(|mv| !mv.is_capture()));
+    assert_eq!(moves("W:WKK2:BI2,G2,A5"), ["K2:H2:E1", "K2:H2:F2"]);
+}
+
+#[test]
+fn captures_with_different_landings_are_different_moves() {
+    // Both take E5 and H6 and end on I6 (or J6); the stop between them differs.
+    let pos = position("W:WKC3:BE5,H6");
+    assert_eq!(moves("W:WKC3:BE5,H6"), ["C3:F6:I6", "C3:F6:J6", "C3:G6:I6", "C3:G6:J6"]);
+    assert_eq!(pos.perft(1), 4);
+}
+
 // Capture rules
 
 #[test]
@@ -199,6 +216,13 @@ fn taken_pieces_block_until_the_move_ends_and_are_taken_once() {
     assert_eq!(after(text, "D3:H5:E7:C5").to_string(), "B:WKC5:BH3");
 }
 
+#[test]
+fn a_man_may_land_on_its_own_start_field() {
+    // F5 jumps E4, C3, C4 and E5 round a rhombus and comes back to F5.
+    assert_eq!(moves("W:WF5:BE4,E5,C3,C4"), ["F5:D3:B3:D5:F5", "F5:D5:B3:D3:F5"]);
+    assert_eq!(after("W:WF5:BE4,E5,C3,C4", "F5:D3:B3:D5:F5").to_string(), "B:WF5:B");
+}
+
 // Promotion
 
 #[test]
@@ -215,6 +239,15 @@ fn promotion_during_a_capture_continues_as_a_king() {
     let end = after(text, "C3:A3:H8");
     assert_eq!(end.piece_on(field("H8")), Some(Piece::new(Player::First, Kind::King)));
     assert_eq!(end.to_string(), "B:WKH8,J5:BKA5,F5");
+}
+
+#[test]
+fn a_capture_ending_on_the_far_row_promotes() {
+    // From A3 the new king has nothing more to take: the move ends there.
+    assert_eq!(moves("W:WC3:BB3,KA5"), ["C3:A3"]);
+    assert_eq!(after("W:WC3:BB3,KA5", "C3:A3").to_string(), "B:WKA3:BKA5");
+    // Black's men promote on row K the same way (mirror of the above).
+    assert_eq!(after("B:WJ4,KK1:BI5", "I5:K3").to_string(), "W:WKK1:BKK3");
 }
 
 // End of the game

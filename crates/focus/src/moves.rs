@@ -8,8 +8,10 @@ use board_core::MoveSyntaxError;
 
 use crate::board::{MAX_HEIGHT, Square};
 
-/// A move. Every value is geometrically sound: a stack move goes 1 to 5
-/// squares in a straight orthogonal line between two squares of the board.
+/// A move. Every move read from text (or generated) is geometrically sound:
+/// a stack move goes 1 to 5 squares in a straight orthogonal line between two
+/// squares of the board; [`Game::resolve_move`](board_core::Game::resolve_move)
+/// refuses a stack move built in code that is not.
 ///
 /// ```
 /// use focus::Move;

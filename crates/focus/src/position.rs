@@ -307,6 +307,13 @@ impl Game for Position {
         let name = Self::PLAYER_NAMES[self.side];
         let refuse = |reason: String| Err(IllegalMoveError::not_legal(mv.to_string(), reason));
         match *mv {
+            // `Move`'s fields are public, so a move built in code (not read
+            // from text) may be diagonal, too long or stand still.
+            Move::Stack { from, to }
+                if !TARGETS[from.index()][MAX_HEIGHT].as_slice().contains(&to) =>
+            {
+                refuse(format!("{from}-{to} is not 1 to 5 squares along one file or rank"))
+            }
             Move::Stack { from, .. } => match self.stack(from) {
                 None => refuse(format!("{from} is empty")),
                 Some(stack) if stack.owner() != self.side => {

@@ -137,3 +137,19 @@ fn board_picture_shows_stacks_reserves_and_side() {
     assert!(picture.contains("Black: reserve  1, captured 15"), "{picture}");
     assert!(picture.ends_with("Black to move"), "{picture}");
 }
+
+/// `Move`'s fields are public: a stack move built in code that no text could
+/// give (diagonal, standing still) must not pass the legality check.
+#[test]
+fn resolve_move_refuses_moves_built_off_the_lines() {
+    let pos =
+        Position::from_text("4/6/8/7,w/3,wbbbb,4/8/6/4 b reserve 0 0 captured 16 14", "standard")
+            .expect("position");
+    let sq = |name: &str| name.parse::<Square>().unwrap();
+    for (from, to) in [("d4", "e5"), ("d4", "d4"), ("d4", "f6")] {
+        let mv = Move::Stack { from: sq(from), to: sq(to) };
+        let error = pos.resolve_move(&mv).expect_err("not a move");
+        assert!(error.to_string().contains("not 1 to 5 squares along one file"), "{error}");
+    }
+    assert!(pos.resolve_move(&Move::Stack { from: sq("d4"), to: sq("h4") }).is_ok());
+}

@@ -58,3 +58,28 @@ fn specialised_perft_equals_generic() {
         }
     }
 }
+
+/// The mid-game lines of the table are the positions their comments say:
+/// replaying the recorded move lists from the start (every move checked)
+/// reaches exactly those texts.
+#[test]
+fn mid_game_lines_are_reached_by_their_recorded_moves() {
+    let games = [
+        "e4-e5 d5-c5 f3-e3 d3-c3 e6-e7 b2-b3",
+        "c5-c4 b4-c4 c3-c4 g6-f6 c4-g4 f4-g4 g3-g4 @g4 g5-g4 f6-d6 g4-b4 c6-d6 b4-g4 d6-d2 \
+         e2-d2 d3-d2 @d2 c2-d2 g4-b4 @b4 b5-b4 d2-d7 c7-d7",
+        "c5-c4 b4-c4 c3-c4 g6-f6 c4-g4 f4-g4 g3-g4 @g4 g5-g4 f6-d6 g4-b4 c6-d6 b4-g4 d6-d2 \
+         e2-d2 d3-d2 @d2 c2-d2 g4-b4 @b4 b5-b4 d2-d7 c7-d7 e7-d7",
+        "f5-f6 g6-f6 e6-f6 e5-e4 f6-f2 g2-f2 f3-f2 @f2 e2-f2 e4-g4 f2-b2 c2-b2 b3-b2 @b2 \
+         g3-g4 b2-b7 c7-b7 b6-b7 g4-c4 b7-g7 f7-g7 b4-c4 c5-c4 @g7 c3-c4 g7-g2 d4-c4 g2-b2 \
+         @b2 d5-d6 c4-h4 d7-d6 b2-f2 d6-d3 f2-f7 e7-f7 h4-c4 f7-f2 d2-d3 f2-f7",
+    ];
+    let table: Vec<String> = entries().iter().map(|entry| entry.pos.to_string()).collect();
+    for (line, game) in games.iter().enumerate() {
+        let mut pos = Position::default_start();
+        for mv in game.split_whitespace() {
+            pos.play_text(mv).unwrap_or_else(|e| panic!("{mv} in {pos}: {e}"));
+        }
+        assert_eq!(pos.to_string(), table[line + 1], "replay of table line {}", line + 2);
+    }
+}

@@ -39,6 +39,33 @@ fn start_position_fills_the_centre_and_black_moves_first() {
     assert_eq!(start.legal_moves().len(), 18 * 4 - 4);
 }
 
+/// "a1 b1 a2, g1 h1 h2, a7 a8 b8, g8 h8 h7 do not exist. 52 squares remain."
+#[test]
+fn the_board_is_the_8x8_grid_without_three_squares_in_each_corner() {
+    let holes = ["a1", "b1", "a2", "g1", "h1", "h2", "a7", "a8", "b8", "g8", "h8", "h7"];
+    let mut names = Vec::new();
+    for rank in 1..=8 {
+        for file in 'a'..='h' {
+            let name = format!("{file}{rank}");
+            let square = name.parse::<Square>();
+            assert_eq!(square.is_err(), holes.contains(&name.as_str()), "{name}: {square:?}");
+            if square.is_ok() {
+                names.push(name);
+            }
+        }
+    }
+    assert_eq!(names.len(), 52);
+    let all: Vec<String> = Square::ALL.iter().map(ToString::to_string).collect();
+    assert_eq!(all, names);
+    // A 5-stack on an arm reaches exactly the squares 1 to 5 away that exist:
+    // from a4, e.g., not a2 / a1 (holes) nor a9 (off the grid).
+    let arm = position("4/6/8/7,w/bbbbb,7/8/6/4 b reserve 0 0 captured 17 13");
+    assert_eq!(
+        sorted_moves(&arm),
+        ["a4-a3", "a4-a5", "a4-a6", "a4-b4", "a4-c4", "a4-d4", "a4-e4", "a4-f4"]
+    );
+}
+
 #[test]
 fn a_single_piece_moves_one_square_orthogonally() {
     let pos = position("4/6/8/4,w,3/3,b,4/8/6/4 b reserve 0 0 captured 17 17");

@@ -110,7 +110,8 @@ pub fn elo_from_score(s: f64) -> f64 {
     } else if s >= 1.0 {
         f64::INFINITY
     } else {
-        -400.0 * (1.0 / s - 1.0).log10()
+        // `-400 log10(1/s - 1)`, written so that s = ½ gives +0, not -0.
+        400.0 * (s / (1.0 - s)).log10()
     }
 }
 

@@ -99,3 +99,12 @@ fn standings_from_records() {
     assert!(report.contains("3.5/5"), "{report}");
     assert!(report.contains("Pentanomial of a vs b"), "{report}");
 }
+
+#[test]
+fn an_even_score_is_plus_zero_elo() {
+    let names = vec!["a".to_owned(), "b".to_owned()];
+    let records = vec![record(0, "a", "b", "1-0"), record(1, "b", "a", "1-0")];
+    let report = Standings::new(&names, &records).report(None);
+    assert!(!report.contains("-0.0"), "{report}");
+    assert!(report.contains("+0.0"), "{report}");
+}

@@ -112,8 +112,8 @@ struct Engine<W> {
     referee: Referee,
     out: Output<W>,
     search: Option<Search>,
-    /// The transposition table kept between moves; a new game gets a new one
-    /// (without waiting for a running search, which keeps the old one).
+    /// The transposition table kept between moves and games; a new game
+    /// forgets its entries (or, if a search still holds it, gets a new one).
     memory: Arc<Mutex<Memory>>,
 }
 
@@ -170,7 +170,10 @@ impl<W: Write + Send + 'static> Engine<W> {
         match msg {
             GuiMessage::Ugi => self.identify(EngineMessage::UgiOk),
             GuiMessage::Uci => self.identify(EngineMessage::UciOk),
-            GuiMessage::IsReady => self.out.send(&EngineMessage::ReadyOk),
+            GuiMessage::IsReady => {
+                self.prepare_table()?;
+                self.out.send(&EngineMessage::ReadyOk)
+            }
             GuiMessage::SetOption { name, value } => {
                 match self.options.set(self.games, &name, value.as_deref()) {
                     Ok(Effect::None) => Ok(()),
@@ -181,7 +184,11 @@ impl<W: Write + Send + 'static> Engine<W> {
             }
             GuiMessage::NewGame => {
                 self.referee.reset();
-                self.memory = Arc::default();
+                let cleared = self.memory.try_lock().map(|mut memory| memory.clear()).is_ok();
+                if !cleared {
+                    // A search still runs with it: let it keep the old table.
+                    self.memory = Arc::default();
+                }
                 Ok(())
             }
             GuiMessage::Position { base, moves } => {
@@ -227,6 +234,18 @@ impl<W: Write + Send + 'static> Engine<W> {
             if search.handle.join().is_err() {
                 return self.out.error("the search thread failed");
             }
+        }
+        Ok(())
+    }
+
+    /// Allocates alpha-beta's table now, between moves, rather than in the
+    /// next `go`, where it would eat the clock (a large `Hash` takes a while).
+    fn prepare_table(&mut self) -> io::Result<()> {
+        if self.options.engine != EngineKind::AlphaBeta || self.searching()? {
+            return Ok(());
+        }
+        if let Ok(mut memory) = self.memory.try_lock() {
+            self.referee.position().prepare(&mut memory, self.options.hash_mb);
         }
         Ok(())
     }

@@ -554,8 +554,11 @@ fn perft_and_bench_wait_for_the_search_to_stop() {
     live.finish();
 }
 
+/// The manager's per-move commands, many times over: every answer comes, in
+/// order (their speed is measured by hand, see docs/protocol.md; tests assert
+/// no timings).
 #[test]
-fn small_commands_are_fast() {
+fn many_small_commands_all_answer() {
     let mut script = String::new();
     for _ in 0..500 {
         script.push_str(
@@ -563,10 +566,11 @@ fn small_commands_are_fast() {
                          c8 c2 c1 c7\nquery gameover\nquery p1turn\nuginewgame\nisready\n",
         );
     }
-    let start = Instant::now();
     let lines = run(&script);
     assert_eq!(lines.len(), 1500);
-    assert!(start.elapsed() < Duration::from_secs(2), "{:?}", start.elapsed());
+    // Six moves played: not over, and player 1 (X) to move.
+    let odd = lines.chunks(3).find(|c| *c != ["response false", "response true", "readyok"]);
+    assert_eq!(odd, None);
 }
 
 #[test]

@@ -24,6 +24,8 @@ enum Bound {
 #[derive(Clone, Copy)]
 struct Entry<M> {
     key: u64,
+    /// The game the entry was stored in: entries of earlier games are ignored.
+    game: u8,
     best: Option<M>,
     value: i32,
     depth: u8,
@@ -48,6 +50,8 @@ pub struct AlphaBeta<G: Game> {
     keys: Vec<Vec<i32>>,
     nodes: u64,
     seldepth: u32,
+    /// Counts games, so that forgetting them costs nothing.
+    game: u8,
 }
 
 impl<G: Evaluate> AlphaBeta<G> {
@@ -62,12 +66,22 @@ impl<G: Evaluate> AlphaBeta<G> {
             keys: Vec::new(),
             nodes: 0,
             seldepth: 0,
+            game: 0,
         }
     }
 
-    /// Forgets everything learnt (a new game).
+    /// Forgets everything learnt (a new game), so that a game's searches do
+    /// not depend on the games before it. Costs nothing but every 256th time.
     pub fn clear(&mut self) {
-        self.table.fill(None);
+        self.game = self.game.wrapping_add(1);
+        if self.game == 0 {
+            self.table.fill(None);
+        }
+    }
+
+    /// The table's entry for `key`, if it is from this game.
+    fn probe(&self, key: u64) -> Option<Entry<G::Move>> {
+        self.table[self.slot(key)].filter(|e| e.key == key && e.game == self.game)
     }
 
     /// Searches `pos` by iterative deepening within `limits` or until `stop`
@@ -205,9 +219,8 @@ impl<G: Evaluate> AlphaBeta<G> {
         clock: &mut Clock<'_>,
     ) -> i32 {
         let key = pos.hash();
-        let slot = self.slot(key);
         let mut hash_move = None;
-        if let Some(entry) = self.table[slot].filter(|e| e.key == key) {
+        if let Some(entry) = self.probe(key) {
             hash_move = entry.best;
             if u32::from(entry.depth) >= depth {
                 let value = from_table(entry.value, ply);
@@ -293,11 +306,22 @@ impl<G: Evaluate> AlphaBeta<G> {
         ply: u32,
     ) {
         let slot = self.slot(key);
-        let replace = self.table[slot]
-            .is_none_or(|e| e.key != key || u32::from(e.depth) <= depth || bound == Bound::Exact);
+        let replace = self.table[slot].is_none_or(|e| {
+            e.key != key
+                || e.game != self.game
+                || u32::from(e.depth) <= depth
+                || bound == Bound::Exact
+        });
         if replace {
             let depth = u8::try_from(depth).unwrap_or(u8::MAX);
-            self.table[slot] = Some(Entry { key, best, value: to_table(value, ply), depth, bound });
+            self.table[slot] = Some(Entry {
+                key,
+                game: self.game,
+                best,
+                value: to_table(value, ply),
+                depth,
+                bound,
+            });
         }
     }
 
@@ -308,8 +332,7 @@ impl<G: Evaluate> AlphaBeta<G> {
         pos.play_unchecked(best);
         while pv.len() < depth as usize {
             let key = pos.hash();
-            let Some(mv) = self.table[self.slot(key)].filter(|e| e.key == key).and_then(|e| e.best)
-            else {
+            let Some(mv) = self.probe(key).and_then(|e| e.best) else {
                 break;
             };
             if !pos.is_legal(mv) {

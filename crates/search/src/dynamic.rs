@@ -89,13 +89,35 @@ impl Default for Think {
 /// size reuse it, so a large table is allocated once, not per move.
 #[derive(Default)]
 pub struct Memory {
-    table: Option<(usize, Box<dyn Any + Send>)>,
+    table: Option<(usize, Box<dyn Table>)>,
+}
+
+/// Alpha-beta of some game, behind the dynamic layer.
+trait Table: Send {
+    fn new_game(&mut self);
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+    fn is_for(&self, game: std::any::TypeId) -> bool;
+}
+
+impl<G: Evaluate> Table for AlphaBeta<G> {
+    fn new_game(&mut self) {
+        self.clear();
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+    fn is_for(&self, game: std::any::TypeId) -> bool {
+        game == std::any::TypeId::of::<G>()
+    }
 }
 
 impl Memory {
-    /// Forgets everything (a new game).
+    /// Forgets what was learnt (a new game), keeping the table's memory so
+    /// the next game needs no new allocation.
     pub fn clear(&mut self) {
-        self.table = None;
+        if let Some((_, table)) = &mut self.table {
+            table.new_game();
+        }
     }
 
     /// The alpha-beta searcher of game `G` with a `hash_mb` table, kept or new.
@@ -103,11 +125,11 @@ impl Memory {
         let fits = self
             .table
             .as_ref()
-            .is_some_and(|(mb, searcher)| *mb == hash_mb && searcher.is::<AlphaBeta<G>>());
+            .is_some_and(|(mb, table)| *mb == hash_mb && table.is_for(std::any::TypeId::of::<G>()));
         if !fits {
             self.table = Some((hash_mb, Box::new(AlphaBeta::<G>::new(hash_mb))));
         }
-        match self.table.as_mut().and_then(|(_, searcher)| searcher.downcast_mut()) {
+        match self.table.as_mut().and_then(|(_, table)| table.as_any_mut().downcast_mut()) {
             Some(searcher) => searcher,
             None => unreachable!("the table was just made for this game"),
         }
@@ -132,6 +154,11 @@ pub trait SearchGame: DynGame {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info<String>),
     ) -> (Option<String>, Info<String>);
+
+    /// Makes sure `memory` holds an alpha-beta table of `hash_mb` for this
+    /// game, so that the next search spends no time allocating it (engines
+    /// call this on `isready`).
+    fn prepare(&self, memory: &mut Memory, hash_mb: usize);
 
     /// A boxed copy.
     fn clone_search(&self) -> Box<dyn SearchGame>;
@@ -168,6 +195,10 @@ impl<G: Evaluate> SearchGame for G {
             }
         };
         (best.map(|mv| mv.to_string()), info.map_moves(ToString::to_string))
+    }
+
+    fn prepare(&self, memory: &mut Memory, hash_mb: usize) {
+        memory.alphabeta::<G>(hash_mb);
     }
 
     fn clone_search(&self) -> Box<dyn SearchGame> {

@@ -17,5 +17,5 @@ mod random;
 pub use alphabeta::{AlphaBeta, MAX_DEPTH};
 pub use dynamic::{EngineKind, GameEntry, Memory, SearchGame, Think, UnknownEngine, find_game};
 pub use limits::{Info, Limits, Score};
-pub use mcts::Mcts;
+pub use mcts::{ITERATIONS_PER_DEPTH, Mcts};
 pub use random::random_move;

@@ -9,6 +9,8 @@ use crate::limits::{Clock, Info, Limits, Score};
 
 /// The UCT exploration constant.
 const EXPLORATION: f64 = 1.4;
+/// Iterations per ply of a depth limit (MCTS has no depth of its own).
+pub const ITERATIONS_PER_DEPTH: u64 = 1000;
 /// The tree stops growing at this many nodes (about half a gigabyte for small
 /// moves); searches go on with playouts from its leaves, so `go infinite` can
 /// run for hours without exhausting memory.
@@ -59,7 +61,10 @@ impl Mcts {
     }
 
     /// Runs iterations until a limit (nodes = iterations, time) or `stop`;
-    /// without limits it runs until `stop`. Reports about once a second.
+    /// without limits it runs until `stop`. MCTS has no search depth: a depth
+    /// limit `d` caps the iterations at `d` × [`ITERATIONS_PER_DEPTH`], so a
+    /// caller that only gives a depth still gets an answer. Reports about
+    /// once a second.
     pub fn search<G: Game>(
         &mut self,
         pos: &G,
@@ -68,6 +73,13 @@ impl Mcts {
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> (Option<G::Move>, Info<G::Move>) {
         // An iteration is a whole playout: look at the clock after each one.
+        let limits = match limits.depth {
+            Some(depth) => {
+                let cap = u64::from(depth.max(1)) * ITERATIONS_PER_DEPTH;
+                Limits { nodes: Some(limits.nodes.map_or(cap, |n| n.min(cap))), ..limits }
+            }
+            None => limits,
+        };
         let mut clock = Clock::new(limits, stop, 1);
         let cap = self.playout_cap.unwrap_or(G::DEFAULT_MAX_PLIES);
         let mut tree = vec![Node {

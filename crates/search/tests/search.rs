@@ -184,3 +184,27 @@ fn memory_keeps_the_table_between_searches_of_one_game() {
     let (_, fresh) = p.think(&think, &mut memory, &stop, &mut |_| {});
     assert_eq!(fresh.nodes, first.nodes, "a cleared memory searches like a new one");
 }
+
+#[test]
+fn mcts_reads_a_depth_limit_as_an_iteration_budget() {
+    let stop = AtomicBool::new(false);
+    let start = TicTacToe::default_start();
+    let (best, info) = Mcts::new(2).search(&start, Limits::depth(3), &stop, &mut |_| {});
+    assert!(best.is_some());
+    assert_eq!(info.nodes, 3 * search::ITERATIONS_PER_DEPTH);
+    let both = Limits { depth: Some(3), nodes: Some(100), time: None };
+    assert_eq!(Mcts::new(2).search(&start, both, &stop, &mut |_| {}).1.nodes, 100);
+}
+
+#[test]
+fn prepare_fills_the_memory_before_the_first_search() {
+    let p: Box<dyn SearchGame> = Box::new(TicTacToe::default_start());
+    let mut memory = Memory::default();
+    assert_eq!(format!("{memory:?}"), "Memory { hash_mb: None }");
+    p.prepare(&mut memory, 2);
+    assert_eq!(format!("{memory:?}"), "Memory { hash_mb: Some(2) }");
+    let think = Think { limits: Limits::depth(4), hash_mb: 2, ..Think::default() };
+    let (_, first) = p.think(&think, &mut memory, &AtomicBool::new(false), &mut |_| {});
+    let (_, fresh) = p.think(&think, &mut Memory::default(), &AtomicBool::new(false), &mut |_| {});
+    assert_eq!(first.nodes, fresh.nodes, "a prepared table is an empty table");
+}

@@ -14,7 +14,7 @@ use search::{EngineKind, GameEntry, find_game};
 use tokio::task::JoinSet;
 
 use crate::ArenaArgs;
-use crate::config::{EngineSpec, Limit, Program};
+use crate::config::{EngineSpec, Limit};
 use crate::record::GameRecord;
 use crate::referee::Referee;
 use crate::schedule::{Fixture, Opening, Openings, Shard, schedule};
@@ -82,19 +82,6 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
         engine.limit = engine.limit.or(each);
         if engine.limit.is_empty() {
             engine.limit = DEFAULT_LIMIT;
-        }
-        let limit = engine.limit;
-        // MCTS ignores a depth: with nothing else it would think for ever.
-        if engine.program == Program::Builtin(EngineKind::Mcts)
-            && limit.tc.is_none()
-            && limit.movetime_ms.is_none()
-            && limit.nodes.is_none()
-        {
-            bail!(
-                "engine '{}': MCTS ignores depth=, so it would never answer; \
-                 give it nodes=, movetime= or tc=",
-                engine.name
-            );
         }
     }
     if engines.len() < 2 {

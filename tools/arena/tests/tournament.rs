@@ -300,8 +300,6 @@ fn bad_flags_are_refused() {
         &["--variant", "huge"],
         &["--engine", "builtin=mcts"],
         &["--engine", "builtin=mcts", "--engine", "builtin=mcts"],
-        &["--engine", "builtin=alphabeta", "--engine", "builtin=mcts", "depth=3"],
-        &["--each", "depth=3"],
         &["--sprt"],
         &["--rounds", "0"],
         &["--openings", "book"],

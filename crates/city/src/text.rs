@@ -3,6 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use board_core::coords::{parse_placement, placement};
 use board_core::{Game, Player, PositionError};
 
 use crate::board::{SIZE, SQUARES};
@@ -53,48 +54,8 @@ impl FromStr for Setup {
                 )));
             }
         };
-        let ranks: Vec<&str> = board.split('/').collect();
-        if ranks.len() != SIZE as usize {
-            return Err(PositionError::new(format!(
-                "expected 9 ranks separated by '/', found {}",
-                ranks.len()
-            )));
-        }
         let mut setup = Setup::empty(side_to_move);
-        for (row, rank_text) in ranks.iter().enumerate() {
-            let rank = SIZE - 1 - row as u8;
-            let mut file = 0u8;
-            for c in rank_text.chars() {
-                let (owner, width) = match c {
-                    'W' => (Some(Player::First), 1),
-                    'B' => (Some(Player::Second), 1),
-                    '1'..='9' => (None, c as u8 - b'0'),
-                    other => {
-                        return Err(PositionError::new(format!(
-                            "rank {}: '{}' is not W, B or a digit 1-9",
-                            rank + 1,
-                            other.escape_debug()
-                        )));
-                    }
-                };
-                if file + width > SIZE {
-                    return Err(PositionError::new(format!(
-                        "rank {} has more than 9 squares",
-                        rank + 1
-                    )));
-                }
-                if let Some(square) = Square::new(file, rank) {
-                    setup.board[square.index()] = owner;
-                }
-                file += width;
-            }
-            if file != SIZE {
-                return Err(PositionError::new(format!(
-                    "rank {} has {file} squares, expected 9",
-                    rank + 1
-                )));
-            }
-        }
+        parse_placement(board, SIZE, SIZE, &mut setup.board)?;
         Ok(setup)
     }
 }
@@ -105,27 +66,8 @@ impl fmt::Display for City {
         if f.alternate() {
             return self.draw(f);
         }
-        for rank in (0..SIZE).rev() {
-            let mut empty = 0;
-            for file in 0..SIZE {
-                match Square::new(file, rank).and_then(|s| self.pawn_at(s)) {
-                    Some(player) => {
-                        if empty > 0 {
-                            write!(f, "{empty}")?;
-                            empty = 0;
-                        }
-                        write!(f, "{}", pawn_letter(player))?;
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                write!(f, "{empty}")?;
-            }
-            if rank > 0 {
-                f.write_str("/")?;
-            }
-        }
+        let owner = |file, rank| Square::new(file, rank).and_then(|s| self.pawn_at(s));
+        write!(f, "{}", placement(SIZE, SIZE, owner))?;
         write!(f, " {}", pawn_letter(self.side_to_move()))
     }
 }

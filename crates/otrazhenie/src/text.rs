@@ -3,6 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use board_core::coords::{parse_placement, placement};
 use board_core::{Game, Player, PositionError};
 
 use crate::{Position, Square};
@@ -55,76 +56,16 @@ impl FromStr for Setup {
                 )));
             }
         };
-        let ranks: Vec<&str> = placement.split('/').collect();
-        if ranks.len() != 8 {
-            return Err(PositionError::new(format!(
-                "expected 8 ranks separated by '/', found {}",
-                ranks.len()
-            )));
-        }
         let mut board = [None; 64];
-        for (row, rank_text) in ranks.iter().enumerate() {
-            let rank = 7 - row as u8;
-            let mut file: u32 = 0;
-            for ch in rank_text.chars() {
-                let owner = match ch {
-                    'W' => Some(Player::First),
-                    'B' => Some(Player::Second),
-                    '1'..='8' => None,
-                    _ => {
-                        return Err(PositionError::new(format!(
-                            "unexpected '{ch}' in rank {} (use W, B and digits 1-8)",
-                            rank + 1
-                        )));
-                    }
-                };
-                let width = ch.to_digit(10).unwrap_or(1);
-                if file + width > 8 {
-                    return Err(PositionError::new(format!(
-                        "rank {} has more than 8 squares",
-                        rank + 1
-                    )));
-                }
-                if let Some(sq) = Square::new(file as u8, rank) {
-                    board[sq.index()] = owner;
-                }
-                file += width;
-            }
-            if file != 8 {
-                return Err(PositionError::new(format!(
-                    "rank {} has {file} squares, expected 8",
-                    rank + 1
-                )));
-            }
-        }
+        parse_placement(placement, 8, 8, &mut board)?;
         Ok(Setup { board, side_to_move })
     }
 }
 
 impl fmt::Display for Setup {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                let owner = Square::new(file, rank).and_then(|sq| self.board[sq.index()]);
-                match owner {
-                    None => empty += 1,
-                    Some(player) => {
-                        if empty > 0 {
-                            write!(f, "{empty}")?;
-                            empty = 0;
-                        }
-                        f.write_str(piece_letter(player))?;
-                    }
-                }
-            }
-            if empty > 0 {
-                write!(f, "{empty}")?;
-            }
-            if rank > 0 {
-                f.write_str("/")?;
-            }
-        }
+        let owner = |file, rank| Square::new(file, rank).and_then(|sq| self.board[sq.index()]);
+        write!(f, "{}", placement(8, 8, owner))?;
         f.write_str(if self.side_to_move == Player::First { " w" } else { " b" })
     }
 }

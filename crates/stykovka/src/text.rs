@@ -2,12 +2,14 @@
 //!
 //! Format: the ranks from 8 down to 1 separated by `/`, each giving files a..h
 //! with `W` for a White checker, `B` for a Black one and a digit 1-8 for that
-//! many empty squares (`.` is read as one empty square), then a space and the
+//! many empty squares (`.` is read as one empty square, and runs of digits add
+//! up), then a space and the
 //! side to move, `w` or `b`. The start: `2WWWW2/8/B6B/B6B/B6B/B6B/8/2WWWW2 w`.
 
 use std::fmt::{self, Write};
 use std::str::FromStr;
 
+use board_core::coords::{parse_placement, placement};
 use board_core::{Game, Player, PositionError};
 
 use crate::{Position, Square};
@@ -68,75 +70,16 @@ impl FromStr for Setup {
                 )));
             }
         };
-        let ranks: Vec<&str> = board_text.split('/').collect();
-        if ranks.len() != 8 {
-            return Err(PositionError::new(format!(
-                "expected 8 ranks separated by '/', found {}",
-                ranks.len()
-            )));
-        }
         let mut board = [None; 64];
-        for (rank, row) in (0u8..8).rev().zip(&ranks) {
-            let mut file: u8 = 0;
-            for c in row.chars() {
-                let (cell, run) = match c {
-                    'W' => (Some(Player::First), 1),
-                    'B' => (Some(Player::Second), 1),
-                    '.' => (None, 1),
-                    '1'..='8' => (None, c as u8 - b'0'),
-                    _ => {
-                        return Err(PositionError::new(format!(
-                            "unexpected '{}' in rank {} (use W, B, '.' or a digit 1-8)",
-                            c.escape_default(),
-                            rank + 1
-                        )));
-                    }
-                };
-                for _ in 0..run {
-                    let Some(square) = Square::new(file, rank) else {
-                        return Err(PositionError::new(format!(
-                            "rank {} has more than 8 squares",
-                            rank + 1
-                        )));
-                    };
-                    board[square.index() as usize] = cell;
-                    file += 1;
-                }
-            }
-            if file != 8 {
-                return Err(PositionError::new(format!(
-                    "rank {} has {file} squares, expected 8",
-                    rank + 1
-                )));
-            }
-        }
+        parse_placement(board_text, 8, 8, &mut board)?;
         Ok(Setup { board, side_to_move })
     }
 }
 
 impl fmt::Display for Setup {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                match self.board[rank * 8 + file] {
-                    Some(player) => {
-                        if empty > 0 {
-                            write!(f, "{empty}")?;
-                            empty = 0;
-                        }
-                        f.write_char(piece_char(player))?;
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                write!(f, "{empty}")?;
-            }
-            if rank > 0 {
-                f.write_char('/')?;
-            }
-        }
+        let owner = |file, rank| self.board[usize::from(rank) * 8 + usize::from(file)];
+        write!(f, "{}", placement(8, 8, owner))?;
         write!(f, " {}", side_char(self.side_to_move))
     }
 }

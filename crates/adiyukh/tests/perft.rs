@@ -3,31 +3,13 @@
 
 use adiyukh::Position;
 use board_core::Game;
+use board_core::testkit;
 
 const DATA: &str = include_str!("data/perft.txt");
 
 /// The entries: position, variant, (depth, count) pairs.
 fn entries() -> Vec<(Position, Vec<(u32, u64)>)> {
-    DATA.lines()
-        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
-        .map(|line| {
-            let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-            let [text, variant, counts] = fields[..] else { panic!("bad line {line:?}") };
-            let pos = if text == "startpos" {
-                Position::start(variant).unwrap()
-            } else {
-                Position::from_text(text, variant).unwrap_or_else(|e| panic!("{text}: {e}"))
-            };
-            let counts = counts
-                .split_whitespace()
-                .map(|pair| {
-                    let (d, n) = pair.split_once(':').unwrap();
-                    (d.parse().unwrap(), n.parse().unwrap())
-                })
-                .collect();
-            (pos, counts)
-        })
-        .collect()
+    testkit::perft_table::<Position>(DATA).into_iter().map(|e| (e.position, e.counts)).collect()
 }
 
 #[test]

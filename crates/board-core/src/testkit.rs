@@ -333,3 +333,60 @@ fn fuzz_move_text<G: Game>(pos: &G, rng: &mut Rng) {
         }
     }
 }
+
+/// One line of a perft table file (`tests/data/perft.txt` in every game):
+/// `<position> | <variant> | <depth>:<nodes> ...`, where `<position>` is
+/// `startpos` or a position text, optionally followed by `moves <m> ...` that
+/// are played from it.
+#[derive(Clone, Debug)]
+pub struct PerftEntry<G> {
+    /// The line number in the file (from 1), for messages.
+    pub line: usize,
+    /// The position whose counts are given.
+    pub position: G,
+    /// `(depth, nodes)` pairs.
+    pub counts: Vec<(u32, u64)>,
+}
+
+/// Reads a perft table; blank lines and lines starting with `#` are skipped.
+///
+/// # Panics
+/// On a malformed line, naming it: the table is test data.
+pub fn perft_table<G: Game>(text: &str) -> Vec<PerftEntry<G>> {
+    let mut entries = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        let raw = raw.trim();
+        if raw.is_empty() || raw.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = raw.split('|').map(str::trim).collect();
+        let [spec, variant, counts] = fields[..] else {
+            panic!("perft table line {line}: expected 3 fields separated by '|'");
+        };
+        let (base, moves) = spec.split_once(" moves ").unwrap_or((spec, ""));
+        let mut position = if base.trim() == "startpos" {
+            G::start(variant).unwrap_or_else(|e| panic!("perft table line {line}: {e}"))
+        } else {
+            G::from_text(base, variant).unwrap_or_else(|e| panic!("perft table line {line}: {e}"))
+        };
+        for mv in moves.split_whitespace() {
+            if let Err(e) = position.play_text(mv) {
+                panic!("perft table line {line}: {e}");
+            }
+        }
+        let counts = counts
+            .split_whitespace()
+            .map(|pair| {
+                let parsed = pair
+                    .split_once(':')
+                    .and_then(|(d, n)| Some((d.parse().ok()?, n.parse().ok()?)));
+                parsed.unwrap_or_else(|| {
+                    panic!("perft table line {line}: '{pair}' is not depth:nodes")
+                })
+            })
+            .collect();
+        entries.push(PerftEntry { line, position, counts });
+    }
+    entries
+}

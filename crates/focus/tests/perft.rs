@@ -2,6 +2,7 @@
 
 use board_core::Game;
 use board_core::perft::perft;
+use board_core::testkit;
 use focus::Position;
 
 const TABLE: &str = include_str!("data/perft.txt");
@@ -15,24 +16,12 @@ struct Entry {
 }
 
 fn entries() -> Vec<Entry> {
-    TABLE
-        .lines()
-        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
-        .map(|line| {
-            let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-            let [text, variant, counts] = fields[..] else { panic!("bad line {line:?}") };
-            let pos = match text {
-                "startpos" => Position::start(variant).expect("variant"),
-                _ => Position::from_text(text, variant).unwrap_or_else(|e| panic!("{text}: {e}")),
-            };
-            let counts = counts
-                .split_whitespace()
-                .map(|pair| {
-                    let (depth, leaves) = pair.split_once(':').expect("depth:leaves");
-                    (depth.parse().expect("depth"), leaves.parse().expect("leaves"))
-                })
-                .collect();
-            Entry { pos, variant: variant.to_owned(), counts }
+    testkit::perft_table::<Position>(TABLE)
+        .into_iter()
+        .map(|e| Entry {
+            variant: e.position.variant().to_owned(),
+            pos: e.position,
+            counts: e.counts,
         })
         .collect()
 }

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 
 use board_core::Game;
 use board_core::perft::perft;
+use board_core::testkit::{PerftEntry, perft_table};
 use otrazhenie::Position;
 
 const TABLE: &str = include_str!("data/perft.txt");
@@ -19,50 +20,24 @@ const PLAIN_LIMIT: u64 = if cfg!(debug_assertions) { 2_000_000 } else { u64::MAX
 /// ... and at most this large also by the generic perft.
 const GENERIC_LIMIT: u64 = if cfg!(debug_assertions) { 200_000 } else { 20_000_000 };
 
-struct Entry {
-    line: usize,
-    position: Position,
-    counts: Vec<(u32, u64)>,
-}
-
-fn entries() -> Vec<Entry> {
-    let mut entries = Vec::new();
-    let mut moves: Option<Vec<&str>> = None;
-    for (index, raw) in TABLE.lines().enumerate() {
-        let line = index + 1;
-        let text = raw.trim();
-        if let Some(list) = text.strip_prefix("# moves:") {
-            moves = Some(list.split_whitespace().collect());
-            continue;
-        }
-        if text.is_empty() || text.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = text.split('|').map(str::trim).collect();
-        let [fen, variant, counts] = fields[..] else {
-            panic!("line {line}: expected three fields separated by '|'");
-        };
-        let position = if fen == "startpos" {
-            Position::start(variant).expect("known variant")
-        } else {
-            Position::from_text(fen, variant).unwrap_or_else(|e| panic!("line {line}: {e}"))
-        };
-        if let Some(list) = moves.take() {
-            let mut replayed = Position::start(variant).expect("known variant");
-            for mv in list {
-                replayed.play_text(mv).unwrap_or_else(|e| panic!("line {line}: {e}"));
+/// The table's entries; a `# moves: ...` comment right above an entry gives
+/// the moves from the start that reach it, checked here.
+fn entries() -> Vec<PerftEntry<Position>> {
+    let lines: Vec<&str> = TABLE.lines().collect();
+    let entries = perft_table::<Position>(TABLE);
+    let mut replayed_entries = 0;
+    for entry in &entries {
+        let above = entry.line.checked_sub(2).and_then(|i| lines.get(i)).map(|l| l.trim());
+        if let Some(list) = above.and_then(|l| l.strip_prefix("# moves:")) {
+            let mut replayed = Position::start(entry.position.variant()).expect("known variant");
+            for mv in list.split_whitespace() {
+                replayed.play_text(mv).unwrap_or_else(|e| panic!("line {}: {e}", entry.line));
             }
-            assert_eq!(replayed, position, "line {line}: the moves reach {replayed}");
+            assert_eq!(replayed, entry.position, "line {}: the moves reach {replayed}", entry.line);
+            replayed_entries += 1;
         }
-        let counts = counts
-            .split_whitespace()
-            .map(|pair| {
-                let (depth, nodes) = pair.split_once(':').expect("depth:nodes");
-                (depth.parse().expect("depth"), nodes.parse().expect("nodes"))
-            })
-            .collect();
-        entries.push(Entry { line, position, counts });
     }
+    assert_eq!(replayed_entries, 4, "entries with their move lists");
     entries
 }
 

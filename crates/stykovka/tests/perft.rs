@@ -3,34 +3,14 @@
 
 use board_core::Game;
 use board_core::perft::perft;
+use board_core::testkit;
 use stykovka::Position;
 
 const TABLE: &str = include_str!("data/perft.txt");
 
-/// The table's entries: position, variant, `(depth, nodes)` pairs.
+/// The table's entries: position and `(depth, nodes)` pairs.
 fn entries() -> Vec<(Position, Vec<(u32, u64)>)> {
-    TABLE
-        .lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .map(|line| {
-            let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-            let [text, variant, counts] = fields[..] else { panic!("bad line {line:?}") };
-            let pos = if text == "startpos" {
-                Position::start(variant).expect("variant")
-            } else {
-                Position::from_text(text, variant).unwrap_or_else(|e| panic!("{text}: {e}"))
-            };
-            let counts = counts
-                .split_whitespace()
-                .map(|pair| {
-                    let (depth, nodes) = pair.split_once(':').expect("depth:nodes");
-                    (depth.parse().expect("depth"), nodes.parse().expect("nodes"))
-                })
-                .collect();
-            (pos, counts)
-        })
-        .collect()
+    testkit::perft_table::<Position>(TABLE).into_iter().map(|e| (e.position, e.counts)).collect()
 }
 
 #[test]

@@ -88,6 +88,10 @@ pub struct GameRecord {
     pub fen: Option<String>,
     /// How many of `moves` are the opening's.
     pub opening_plies: u32,
+    /// The base position has the second player to move (the movetext then
+    /// starts `1...`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub second_moves_first: bool,
     /// Every move from the base position, opening included, in the game's notation.
     pub moves: Vec<String>,
     /// `1-0`, `0-1` or `1/2-1/2`, from the first player's side.
@@ -156,9 +160,13 @@ impl GameRecord {
         out.push('\n');
         let mut line = String::new();
         let mut words: Vec<String> = Vec::new();
+        let offset = usize::from(self.second_moves_first);
         for (i, mv) in self.moves.iter().enumerate() {
-            if i % 2 == 0 {
-                words.push(format!("{}.", i / 2 + 1));
+            let ply = i + offset;
+            if ply % 2 == 0 {
+                words.push(format!("{}.", ply / 2 + 1));
+            } else if i == 0 {
+                words.push("1...".to_owned());
             }
             words.push(mv.clone());
         }

@@ -60,6 +60,7 @@ impl Referee {
             Ok(pos) => pos,
             Err(e) => unreachable!("openings are checked before play: {e}"),
         };
+        let second_moves_first = opening.moves.is_empty() && pos.side_to_move() == Player::Second;
         let mut engines = ByPlayer::new(None, None);
         let end = self.run(fixture, opening, specs, &mut engines, &mut pos, &mut moves).await;
         let (outcome, termination, reason) = match end {
@@ -106,6 +107,7 @@ impl Referee {
             opening: opening.to_string(),
             fen: opening.fen.clone(),
             opening_plies: opening.moves.len() as u32,
+            second_moves_first,
             moves,
             result: outcome.result_text().to_owned(),
             score: outcome.score.map(|s| [s.first, s.second]),

@@ -15,6 +15,7 @@ fn record(id: u64, p1: &str, p2: &str, result: &str) -> GameRecord {
         opening: "startpos moves c4".into(),
         fen: None,
         opening_plies: 1,
+        second_moves_first: false,
         moves: ["c4", "c0", "c2", "c6", "c3", "c5", "c1", "c7", "c8"].map(String::from).to_vec(),
         result: result.into(),
         score: None,
@@ -107,4 +108,16 @@ fn an_even_score_is_plus_zero_elo() {
     let report = Standings::new(&names, &records).report(None);
     assert!(!report.contains("-0.0"), "{report}");
     assert!(report.contains("+0.0"), "{report}");
+}
+
+#[test]
+fn pgn_of_an_opening_with_the_second_player_to_move_starts_with_an_ellipsis() {
+    let mut game = record(0, "alpha", "beta", "1/2-1/2");
+    game.second_moves_first = true;
+    game.fen = Some("x........ o".into());
+    game.moves = ["c4", "c0", "c2"].map(String::from).to_vec();
+    let pgn = game.pgn("igroteka arena");
+    assert!(pgn.contains("\n1... c4 2. c0 c2 {"), "{pgn}");
+    game.second_moves_first = false;
+    assert!(game.pgn("igroteka arena").contains("\n1. c4 c0 2. c2 {"));
 }

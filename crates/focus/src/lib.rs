@@ -51,7 +51,7 @@
 //! # Notation
 //! - Stack move: `from-to`, e.g. `c5-c1`; the distance is the number of pieces
 //!   moved (here 4), so this is unambiguous.
-//! - Drop: `@e5` (the source writes `Рe5`).
+//! - Drop: `@e5` (the source writes `Рe5`, with a Cyrillic Р; read as well).
 //!
 //! Parsing checks the syntax and geometry first (squares exist, one file or
 //! rank, 1 to 5 squares apart), then [`Game::parse_move`](board_core::Game::parse_move)

@@ -84,7 +84,8 @@ impl FromStr for Move {
         let square = |name: &str| {
             name.parse::<Square>().map_err(|e| MoveSyntaxError::new(text, e.to_string()))
         };
-        if let Some(to) = text.strip_prefix('@') {
+        // The source writes a drop with a Cyrillic Р ("резерв"); read it too.
+        if let Some(to) = text.strip_prefix('@').or_else(|| text.strip_prefix(['Р', 'р'])) {
             return Ok(Move::Drop { to: square(to)? });
         }
         let Some((from, to)) = text.split_once('-') else {

@@ -153,3 +153,13 @@ fn resolve_move_refuses_moves_built_off_the_lines() {
     }
     assert!(pos.resolve_move(&Move::Stack { from: sq("d4"), to: sq("h4") }).is_ok());
 }
+
+#[test]
+fn the_sources_cyrillic_drop_notation_is_read() {
+    let drop: Move = "@e5".parse().expect("drop");
+    assert_eq!("Рe5".parse::<Move>(), Ok(drop));
+    assert_eq!("рe5".parse::<Move>(), Ok(drop));
+    assert_eq!(drop.to_string(), "@e5", "printed the canonical way");
+    // A Latin P is not the Cyrillic letter.
+    assert!("Pe5".parse::<Move>().is_err());
+}

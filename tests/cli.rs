@@ -127,7 +127,7 @@ fn replay_reproduces_match_results_for_every_game() {
             "random",
             "--quiet",
             "--max-plies",
-            "60",
+            "400",
         ]);
         assert!(out.status.success(), "{game}: {}", stderr(&out));
         let text = stdout(&out);
@@ -143,11 +143,9 @@ fn replay_reproduces_match_results_for_every_game() {
         assert!(replay.status.success(), "{game}: {}", stderr(&replay));
         let replayed = stdout(&replay);
         let replay_result = replayed.lines().last().expect("result line");
-        if moves.len() < 60 {
-            assert_eq!(replay_result, result, "{game}");
-        } else {
-            assert_eq!(replay_result, "result *", "{game}: capped games go on");
-        }
+        // A game stopped at the cap goes on for replay, which has no cap.
+        let capped = moves.len() == 400 && replay_result == "result *";
+        assert!(replay_result == result || capped, "{game}: {replay_result} vs {result}");
         assert!(replayed.starts_with("position "), "{game}: {replayed}");
     }
 }

@@ -62,3 +62,34 @@ fn mcts_beats_random_in_19_of_20_games() {
     let won = wins(Searcher::Mcts);
     assert!(won >= 19, "MCTS won only {won} of 20");
 }
+
+/// Random playouts of focus almost never end, so plain MCTS sees only draws;
+/// with playouts judged by the evaluation it must win material from random
+/// play, colours alternating.
+#[test]
+fn mcts_with_evaluation_outplays_random_at_focus() {
+    let stop = AtomicBool::new(false);
+    for seed in 0..4u64 {
+        let searcher = if seed % 2 == 0 { Player::First } else { Player::Second };
+        let mut rng = Rng::new(seed);
+        let mut pos = focus::Position::default_start();
+        for ply in 0..200u64 {
+            if pos.is_over() {
+                break;
+            }
+            let mv = if pos.side_to_move() == searcher {
+                Mcts::new(seed ^ ply)
+                    .search_with_evaluation(&pos, Limits::nodes(200), &stop, &mut |_| {})
+                    .0
+            } else {
+                random_move(&pos, &mut rng)
+            };
+            pos.play(mv.expect("a move in an unfinished game")).expect("a legal move");
+        }
+        let (won, lost) = (pos.captured(searcher), pos.captured(searcher.other()));
+        assert!(
+            pos.outcome().is_some_and(|o| o.winner == Some(searcher)) || won > lost,
+            "seed {seed}: captured {won}, lost {lost}"
+        );
+    }
+}

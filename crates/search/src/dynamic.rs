@@ -16,7 +16,7 @@ pub enum EngineKind {
     /// Alpha-beta with the game's evaluation.
     #[default]
     AlphaBeta,
-    /// UCT with random playouts.
+    /// UCT with random playouts, cut off and judged by the evaluation.
     Mcts,
     /// A uniformly random legal move.
     Random,
@@ -178,7 +178,7 @@ impl<G: Evaluate> SearchGame for G {
                 memory.alphabeta::<G>(think.hash_mb).search(self, think.limits, stop, &mut forward)
             }
             EngineKind::Mcts => {
-                Mcts::new(think.seed).search(self, think.limits, stop, &mut forward)
+                Mcts::new(think.seed).search_with_evaluation(self, think.limits, stop, &mut forward)
             }
             EngineKind::Random => {
                 let best = random_move(self, &mut Rng::new(think.seed));

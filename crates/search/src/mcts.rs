@@ -3,12 +3,14 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use board_core::{Game, Outcome, Player, Rng};
+use board_core::{Evaluate, Game, Outcome, Player, Rng};
 
 use crate::limits::{Clock, Info, Limits, Score};
 
 /// The UCT exploration constant.
 const EXPLORATION: f64 = 1.4;
+/// The default playout cap of [`Mcts::search_with_evaluation`].
+pub const EVALUATED_PLAYOUT_CAP: u32 = 16;
 /// Iterations per ply of a depth limit (MCTS has no depth of its own).
 pub const ITERATIONS_PER_DEPTH: u64 = 1000;
 /// The tree stops growing at this many nodes (about half a gigabyte for small
@@ -72,6 +74,35 @@ impl Mcts {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> (Option<G::Move>, Info<G::Move>) {
+        let cap = self.playout_cap.unwrap_or(G::DEFAULT_MAX_PLIES);
+        self.run(pos, limits, stop, on_info, cap, &G::adjudicate)
+    }
+
+    /// As [`search`](Mcts::search), but a playout that reaches its cap
+    /// (default: [`EVALUATED_PLAYOUT_CAP`] plies, or the game's cap if
+    /// smaller) is won by the side the game's evaluation favours. In games
+    /// whose random playouts rarely end (focus) this gives the tree a signal
+    /// where plain adjudication gives only draws.
+    pub fn search_with_evaluation<G: Evaluate>(
+        &mut self,
+        pos: &G,
+        limits: Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info<G::Move>),
+    ) -> (Option<G::Move>, Info<G::Move>) {
+        let cap = self.playout_cap.unwrap_or(G::DEFAULT_MAX_PLIES.min(EVALUATED_PLAYOUT_CAP));
+        self.run(pos, limits, stop, on_info, cap, &judge_by_evaluation)
+    }
+
+    fn run<G: Game>(
+        &mut self,
+        pos: &G,
+        limits: Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info<G::Move>),
+        cap: u32,
+        judge: &dyn Fn(&G) -> Outcome,
+    ) -> (Option<G::Move>, Info<G::Move>) {
         // An iteration is a whole playout: look at the clock after each one.
         let limits = match limits.depth {
             Some(depth) => {
@@ -81,7 +112,6 @@ impl Mcts {
             None => limits,
         };
         let mut clock = Clock::new(limits, stop, 1);
-        let cap = self.playout_cap.unwrap_or(G::DEFAULT_MAX_PLIES);
         let mut tree = vec![Node {
             mv: None,
             mover: pos.side_to_move().other(),
@@ -139,7 +169,7 @@ impl Mcts {
             }
             seldepth = seldepth.max(path.len() as u32 - 1);
             // Playout.
-            let outcome = self.playout(&mut state, &mut moves, cap);
+            let outcome = self.playout(&mut state, &mut moves, cap, judge);
             // Backpropagation.
             for &n in &path {
                 let node = &mut tree[n];
@@ -156,7 +186,13 @@ impl Mcts {
         (info.pv.first().copied(), info)
     }
 
-    fn playout<G: Game>(&mut self, state: &mut G, moves: &mut Vec<G::Move>, cap: u32) -> Outcome {
+    fn playout<G: Game>(
+        &mut self,
+        state: &mut G,
+        moves: &mut Vec<G::Move>,
+        cap: u32,
+        judge: &dyn Fn(&G) -> Outcome,
+    ) -> Outcome {
         for _ in 0..cap {
             moves.clear();
             state.generate_moves(moves);
@@ -165,7 +201,7 @@ impl Mcts {
             };
             state.play_unchecked(mv);
         }
-        state.outcome().unwrap_or_else(|| state.adjudicate())
+        state.outcome().unwrap_or_else(|| judge(state))
     }
 
     fn info<M: Copy>(
@@ -196,6 +232,17 @@ impl Mcts {
             time: clock.elapsed(),
             pv,
         }
+    }
+}
+
+/// The end of a capped playout by the evaluation: a win for the side it
+/// favours, a draw when it is level.
+fn judge_by_evaluation<G: Evaluate>(state: &G) -> Outcome {
+    let mover = state.side_to_move();
+    match state.evaluate().signum() {
+        1 => Outcome::win(mover, "evaluation"),
+        -1 => Outcome::win(mover.other(), "evaluation"),
+        _ => Outcome::draw("evaluation"),
     }
 }
 

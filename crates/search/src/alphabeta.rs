@@ -48,6 +48,8 @@ pub struct AlphaBeta<G: Game> {
     /// Moves and their ordering keys, one buffer per ply: no allocation per node.
     moves: Vec<Vec<G::Move>>,
     keys: Vec<Vec<i32>>,
+    /// Two quiet moves per ply that refuted a sibling line ("killers").
+    killers: Vec<[Option<G::Move>; 2]>,
     nodes: u64,
     seldepth: u32,
     /// Counts games, so that forgetting them costs nothing.
@@ -64,6 +66,7 @@ impl<G: Evaluate> AlphaBeta<G> {
             table: vec![None; len],
             moves: Vec::new(),
             keys: Vec::new(),
+            killers: Vec::new(),
             nodes: 0,
             seldepth: 0,
             game: 0,
@@ -97,6 +100,8 @@ impl<G: Evaluate> AlphaBeta<G> {
         let mut clock = Clock::new(limits, stop, 1024);
         self.nodes = 0;
         self.seldepth = 0;
+        // Killers are by ply from this root: those of the last search are stale.
+        self.killers.fill([None; 2]);
         let mut root_moves = pos.legal_moves();
         let mut info = Info {
             depth: 0,
@@ -192,6 +197,7 @@ impl<G: Evaluate> AlphaBeta<G> {
         if self.moves.len() <= level {
             self.moves.resize_with(level + 1, Vec::new);
             self.keys.resize_with(level + 1, Vec::new);
+            self.killers.resize(level + 1, [None; 2]);
         }
         let mut moves = std::mem::take(&mut self.moves[level]);
         moves.clear();
@@ -238,13 +244,23 @@ impl<G: Evaluate> AlphaBeta<G> {
         let level = ply as usize;
         let mut keys = std::mem::take(&mut self.keys[level]);
         keys.clear();
-        keys.extend(
-            moves.iter().map(
-                |&mv| {
-                    if Some(mv) == hash_move { i32::MAX } else { pos.move_priority(mv) }
-                },
-            ),
-        );
+        // Order: the table's move, moves the game ranks above 0 (captures...),
+        // the killers, then the rest by the game's ranking.
+        let killers = self.killers[level];
+        keys.extend(moves.iter().map(|&mv| {
+            let priority = pos.move_priority(mv);
+            if Some(mv) == hash_move {
+                i32::MAX
+            } else if priority > 0 {
+                priority
+            } else if Some(mv) == killers[0] {
+                0
+            } else if Some(mv) == killers[1] {
+                -1
+            } else {
+                priority.saturating_sub(2)
+            }
+        }));
 
         let original_alpha = *alpha;
         let mut best_value = -INFINITY;
@@ -264,7 +280,17 @@ impl<G: Evaluate> AlphaBeta<G> {
             done += 1;
             let mut child = pos.clone();
             child.play_unchecked(mv);
-            let value = -self.negamax(&child, depth - 1, ply + 1, -beta, -*alpha, clock);
+            // Principal variation search: the first move with the full
+            // window, the others with a null window, searched again only if
+            // they turn out better than the best so far.
+            let mut value = if done == 1 {
+                -self.negamax(&child, depth - 1, ply + 1, -beta, -*alpha, clock)
+            } else {
+                -self.negamax(&child, depth - 1, ply + 1, -*alpha - 1, -*alpha, clock)
+            };
+            if done > 1 && value > *alpha && value < beta && !clock.stopped() {
+                value = -self.negamax(&child, depth - 1, ply + 1, -beta, -*alpha, clock);
+            }
             if clock.stopped() {
                 self.keys[level] = keys;
                 return 0;
@@ -277,6 +303,9 @@ impl<G: Evaluate> AlphaBeta<G> {
                 *alpha = value;
             }
             if *alpha >= beta {
+                if Some(mv) != hash_move && pos.move_priority(mv) <= 0 && killers[0] != Some(mv) {
+                    self.killers[level] = [Some(mv), killers[0]];
+                }
                 break;
             }
         }

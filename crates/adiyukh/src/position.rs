@@ -245,11 +245,11 @@ impl Game for Position {
         (!self.has_moves()).then(|| self.scored("no legal move"))
     }
 
-    fn hash(&self) -> u64 {
+    fn zobrist(&self) -> u64 {
         self.hash
     }
 
-    fn hash_from_scratch(&self) -> u64 {
+    fn zobrist_from_scratch(&self) -> u64 {
         let side = if self.side == Color::Black { KEYS[SIDE_KEY] } else { 0 };
         (0..32).fold(side, |h, slot| h ^ column_hash(slot, self.cols[slot]))
     }

@@ -51,7 +51,7 @@ pub trait DynGame: fmt::Debug + Send + Sync + Any {
     /// The board drawn for people.
     fn board_text(&self) -> String;
     /// The position hash.
-    fn hash(&self) -> u64;
+    fn zobrist(&self) -> u64;
     /// Perft to `depth`.
     fn perft(&self, depth: u32) -> u64;
     /// Perft below each legal move.
@@ -107,8 +107,8 @@ impl<G: Game> DynGame for G {
     fn board_text(&self) -> String {
         format!("{self:#}")
     }
-    fn hash(&self) -> u64 {
-        Game::hash(self)
+    fn zobrist(&self) -> u64 {
+        Game::zobrist(self)
     }
     fn perft(&self, depth: u32) -> u64 {
         Game::perft(self, depth)

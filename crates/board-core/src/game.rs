@@ -24,7 +24,7 @@ use crate::{
 ///   [`parse_move`](Game::parse_move) turns back into the same move.
 /// - `Display` of the position is its position text; [`from_text`](Game::from_text)
 ///   reads it back into an equal position. `{:#}` draws the board for people.
-/// - [`hash`](Game::hash) equals [`hash_from_scratch`](Game::hash_from_scratch).
+/// - [`zobrist`](Game::zobrist) equals [`zobrist_from_scratch`](Game::zobrist_from_scratch).
 pub trait Game: Clone + Eq + fmt::Debug + fmt::Display + Send + Sync + 'static {
     /// A move: small and `Copy`; `Display` gives its canonical notation.
     type Move: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + 'static;
@@ -75,7 +75,7 @@ pub trait Game: Clone + Eq + fmt::Debug + fmt::Display + Send + Sync + 'static {
 
     /// A 64-bit hash of the position (pieces, side to move, anything else that
     /// decides the legal moves and the result); kept incrementally or cheap.
-    fn hash(&self) -> u64;
+    fn zobrist(&self) -> u64;
 
     /// Checks a move read from text against this position (second stage of
     /// move parsing); short notations are resolved here.
@@ -86,8 +86,8 @@ pub trait Game: Clone + Eq + fmt::Debug + fmt::Display + Send + Sync + 'static {
 
     /// The hash recomputed from nothing. Games that update the hash
     /// incrementally override this; the conformance suite compares the two.
-    fn hash_from_scratch(&self) -> u64 {
-        self.hash()
+    fn zobrist_from_scratch(&self) -> u64 {
+        self.zobrist()
     }
 
     /// The result tools give when they stop a game at their ply cap: a draw

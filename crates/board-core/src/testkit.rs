@@ -190,8 +190,8 @@ impl<G: Game> Conformance<G> {
             let Some(&mv) = rng.choose(&moves) else { break };
             pos.play_unchecked(mv);
             assert_eq!(
-                pos.hash(),
-                pos.hash_from_scratch(),
+                pos.zobrist(),
+                pos.zobrist_from_scratch(),
                 "incremental hash differs from scratch after {mv} reaching {pos}"
             );
             trail.push(pos.clone());
@@ -258,8 +258,8 @@ fn check_text<G: Game>(pos: &G) {
         Err(e) => panic!("position text {text:?} does not read back: {e}"),
     };
     assert!(back == *pos, "position text {text:?} reads back as another position {back}");
-    assert_eq!(back.hash(), pos.hash(), "hash changes over a text round trip of {text}");
-    assert_eq!(pos.hash(), pos.hash_from_scratch(), "hash differs from scratch in {text}");
+    assert_eq!(back.zobrist(), pos.zobrist(), "hash changes over a text round trip of {text}");
+    assert_eq!(pos.zobrist(), pos.zobrist_from_scratch(), "hash differs from scratch in {text}");
     assert!(!format!("{pos:#}").is_empty(), "empty board picture for {text}");
 }
 

@@ -132,7 +132,7 @@ impl Game for TicTacToe {
             None
         }
     }
-    fn hash(&self) -> u64 {
+    fn zobrist(&self) -> u64 {
         let mut h = if self.turn == Player::Second { KEYS[18] } else { 0 };
         for (i, c) in self.cells.iter().enumerate() {
             if let Some(p) = c {

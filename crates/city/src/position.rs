@@ -251,11 +251,11 @@ impl Game for City {
         None
     }
 
-    fn hash(&self) -> u64 {
+    fn zobrist(&self) -> u64 {
         self.hash
     }
 
-    fn hash_from_scratch(&self) -> u64 {
+    fn zobrist_from_scratch(&self) -> u64 {
         Self::compute_hash(self.pawns, self.side)
     }
 

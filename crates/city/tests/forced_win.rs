@@ -19,7 +19,7 @@ struct Prover {
 impl Prover {
     /// Whether the side to move can force a win within `plies` plies (odd).
     fn wins(&mut self, pos: &City, plies: u32) -> bool {
-        if let Some(&known) = self.solved.get(&(pos.hash(), plies)) {
+        if let Some(&known) = self.solved.get(&(pos.zobrist(), plies)) {
             return known;
         }
         self.nodes += 1;
@@ -37,7 +37,7 @@ impl Prover {
                 break;
             }
         }
-        self.solved.insert((pos.hash(), plies), result);
+        self.solved.insert((pos.zobrist(), plies), result);
         result
     }
 

@@ -140,7 +140,7 @@ impl Position {
                 Position::PLAYER_NAMES[last_mover]
             )));
         }
-        pos.hash = pos.hash_from_scratch();
+        pos.hash = pos.zobrist_from_scratch();
         Ok(pos)
     }
 
@@ -163,7 +163,7 @@ impl Position {
                 }
             }
         }
-        pos.hash = pos.hash_from_scratch();
+        pos.hash = pos.zobrist_from_scratch();
         pos
     }
 
@@ -289,11 +289,11 @@ impl Game for Position {
             .then(|| Outcome::win(self.side.other(), "no stack and no reserve"))
     }
 
-    fn hash(&self) -> u64 {
+    fn zobrist(&self) -> u64 {
         self.hash
     }
 
-    fn hash_from_scratch(&self) -> u64 {
+    fn zobrist_from_scratch(&self) -> u64 {
         let stacks = squares(ON_BOARD)
             .map(|sq| STACK_KEYS[sq.index() * 64 + usize::from(self.stacks[sq.index()])])
             .fold(0, |hash, key| hash ^ key);

@@ -191,7 +191,7 @@ impl Position {
             )));
         }
         let mut pos = Position { pieces, kings, side: setup.side_to_move, variant, hash: 0 };
-        pos.hash = pos.hash_from_scratch();
+        pos.hash = pos.zobrist_from_scratch();
         Ok(pos)
     }
 }
@@ -328,11 +328,11 @@ impl Game for Position {
         })
     }
 
-    fn hash(&self) -> u64 {
+    fn zobrist(&self) -> u64 {
         self.hash
     }
 
-    fn hash_from_scratch(&self) -> u64 {
+    fn zobrist_from_scratch(&self) -> u64 {
         let mut hash = 0;
         for player in Player::BOTH {
             for f in bits_of(self.pieces[player]) {

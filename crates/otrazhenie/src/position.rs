@@ -183,11 +183,11 @@ impl Game for Position {
         }
     }
 
-    fn hash(&self) -> u64 {
+    fn zobrist(&self) -> u64 {
         self.hash
     }
 
-    fn hash_from_scratch(&self) -> u64 {
+    fn zobrist_from_scratch(&self) -> u64 {
         self.compute_hash()
     }
 

@@ -175,7 +175,7 @@ impl<G: Evaluate> AlphaBeta<G> {
             }
         }
         root_moves[..=best].rotate_right(1);
-        self.store(pos.hash(), Some(root_moves[0]), alpha, depth, Bound::Exact, 0);
+        self.store(pos.zobrist(), Some(root_moves[0]), alpha, depth, Bound::Exact, 0);
         (alpha, root_moves[0], true)
     }
 
@@ -224,7 +224,7 @@ impl<G: Evaluate> AlphaBeta<G> {
         beta: i32,
         clock: &mut Clock<'_>,
     ) -> i32 {
-        let key = pos.hash();
+        let key = pos.zobrist();
         let mut hash_move = None;
         if let Some(entry) = self.probe(key) {
             hash_move = entry.best;
@@ -360,7 +360,7 @@ impl<G: Evaluate> AlphaBeta<G> {
         let mut pos = pos.clone();
         pos.play_unchecked(best);
         while pv.len() < depth as usize {
-            let key = pos.hash();
+            let key = pos.zobrist();
             let Some(mv) = self.probe(key).and_then(|e| e.best) else {
                 break;
             };

@@ -74,7 +74,7 @@ impl Position {
     pub(crate) fn with_pieces(pieces: [u64; 2], side: Player) -> Position {
         let mut pos = Position { pieces, side, win: None, hash: 0 };
         pos.win = pos.judge_last_move();
-        pos.hash = pos.hash_from_scratch();
+        pos.hash = pos.zobrist_from_scratch();
         pos
     }
 
@@ -223,11 +223,11 @@ impl Game for Position {
         }
     }
 
-    fn hash(&self) -> u64 {
+    fn zobrist(&self) -> u64 {
         self.hash
     }
 
-    fn hash_from_scratch(&self) -> u64 {
+    fn zobrist_from_scratch(&self) -> u64 {
         let mut hash = if self.side == Player::Second { BLACK_TO_MOVE_KEY } else { 0 };
         for player in Player::BOTH {
             let mut bits = self.pieces[player.index()];

@@ -120,7 +120,7 @@ impl Game for Race {
     fn outcome(&self) -> Option<Outcome> {
         (self.total == self.goal).then(|| self.adjudicate())
     }
-    fn hash(&self) -> u64 {
+    fn zobrist(&self) -> u64 {
         u64::from(self.total) << 40 | u64::from(self.points.first) << 8 | self.turn.index() as u64
     }
     fn resolve_move(&self, text: &Step) -> Result<Step, IllegalMoveError> {

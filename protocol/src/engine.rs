@@ -6,6 +6,7 @@ use std::str::FromStr;
 use search::Score;
 
 use crate::ParseError;
+use crate::error::quote;
 
 /// One line the engine writes.
 ///
@@ -164,14 +165,16 @@ impl FromStr for EngineMessage {
             "response" => EngineMessage::Response(rest.join(" ")),
             "depth" => EngineMessage::Perft(parse_count(&tokens)?),
             "bench" => EngineMessage::Bench(parse_count(rest)?),
-            _ => return Err(ParseError::new(format!("unknown engine message '{command}'"))),
+            _ => {
+                return Err(ParseError::new(format!("unknown engine message '{}'", quote(command))));
+            }
         })
     }
 }
 
 fn value<T: FromStr>(what: &str, token: Option<&&str>) -> Result<T, ParseError> {
     let token = token.ok_or_else(|| ParseError::new(format!("{what} needs a value")))?;
-    token.parse().map_err(|_| ParseError::new(format!("bad value '{token}' for {what}")))
+    token.parse().map_err(|_| ParseError::new(format!("bad value '{}' for {what}", quote(token))))
 }
 
 fn parse_count(tokens: &[&str]) -> Result<Count, ParseError> {
@@ -211,7 +214,12 @@ fn parse_info(rest: &[&str]) -> Result<SearchInfo, ParseError> {
                     "cp" => Score::Cp(value("score cp", n)?),
                     "win" => Score::Win(value("score win", n)?),
                     "loss" => Score::Loss(value("score loss", n)?),
-                    _ => return Err(ParseError::new(format!("unknown score kind '{kind}'"))),
+                    _ => {
+                        return Err(ParseError::new(format!(
+                            "unknown score kind '{}'",
+                            quote(kind)
+                        )));
+                    }
                 });
             }
             "pv" => {
@@ -244,7 +252,7 @@ fn parse_option(rest: &[&str]) -> Result<OptionDecl, ParseError> {
     };
     let spin = |word: &str| -> Result<i64, ParseError> {
         let text = field(word).ok_or_else(|| ParseError::new(format!("option: no {word}")))?;
-        text.parse().map_err(|_| ParseError::new(format!("option: bad {word} '{text}'")))
+        text.parse().map_err(|_| ParseError::new(format!("option: bad {word} '{}'", quote(&text))))
     };
     let kind = match tail.first().copied() {
         Some("check") => OptionKind::Check {
@@ -271,7 +279,7 @@ fn parse_option(rest: &[&str]) -> Result<OptionDecl, ParseError> {
         other => {
             return Err(ParseError::new(format!(
                 "option: unknown type '{}'",
-                other.unwrap_or_default()
+                quote(other.unwrap_or_default())
             )));
         }
     };

@@ -4,6 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::ParseError;
+use crate::error::quote;
 
 /// One line the engine reads.
 ///
@@ -121,7 +122,9 @@ fn keyword(token: &str, word: &str) -> bool {
 
 fn number<T: FromStr>(command: &str, what: &str, token: Option<&str>) -> Result<T, ParseError> {
     let token = token.ok_or_else(|| ParseError::new(format!("{command}: {what} needs a value")))?;
-    token.parse().map_err(|_| ParseError::new(format!("{command}: bad value '{token}' for {what}")))
+    token
+        .parse()
+        .map_err(|_| ParseError::new(format!("{command}: bad value '{}' for {what}", quote(token))))
 }
 
 /// A time in milliseconds; negative values (a late GUI clock) count as zero.
@@ -158,7 +161,7 @@ impl FromStr for GuiMessage {
             "bench" => GuiMessage::Bench {
                 depth: rest.first().map(|d| number("bench", "depth", Some(d))).transpose()?,
             },
-            _ => return Err(ParseError::new(format!("unknown command '{command}'"))),
+            _ => return Err(ParseError::new(format!("unknown command '{}'", quote(command)))),
         })
     }
 }
@@ -193,7 +196,8 @@ fn parse_position(rest: &[&str]) -> Result<GuiMessage, ParseError> {
         }
         Some(t) => {
             return Err(ParseError::new(format!(
-                "position: expected 'startpos' or 'fen <text>', found '{t}'"
+                "position: expected 'startpos' or 'fen <text>', found '{}'",
+                quote(t)
             )));
         }
         None => return Err(ParseError::new("position: expected 'startpos' or 'fen <text>'")),
@@ -238,7 +242,7 @@ fn parse_query(rest: &[&str]) -> Result<Query, ParseError> {
             Some(mv) => Query::IsLegal((*mv).to_owned()),
             None => return Err(ParseError::new("query islegal: the move is missing")),
         },
-        _ => return Err(ParseError::new(format!("unknown query '{what}'"))),
+        _ => return Err(ParseError::new(format!("unknown query '{}'", quote(what)))),
     })
 }
 

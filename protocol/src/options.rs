@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use search::{EngineKind, GameEntry, Think, find_game};
 
+use crate::error::{quote, quoting};
 use crate::{OptionDecl, OptionKind};
 
 /// An integer option: name, default and range.
@@ -112,14 +113,18 @@ impl Options {
         value: Option<&str>,
     ) -> Result<Effect, String> {
         let Some(canonical) = NAMES.iter().find(|n| n.eq_ignore_ascii_case(name.trim())) else {
-            return Err(format!("unknown option '{name}' (options: {})", NAMES.join(", ")));
+            return Err(format!(
+                "unknown option '{}' (options: {})",
+                quote(name),
+                NAMES.join(", ")
+            ));
         };
         let value = value.map(str::trim).unwrap_or_default();
         match *canonical {
             "Game" => {
                 let game = find_game(games, value).ok_or_else(|| {
                     let names: Vec<&str> = games.iter().map(|g| g.name).collect();
-                    format!("Game: unknown game '{value}' (games: {})", names.join(", "))
+                    format!("Game: unknown game '{}' (games: {})", quote(value), names.join(", "))
                 })?;
                 self.game = game;
                 self.variant = game.default_variant();
@@ -130,7 +135,9 @@ impl Options {
                 Ok(Effect::NewGame)
             }
             "Engine" => {
-                self.engine = value.parse().map_err(|e| format!("Engine: {e}"))?;
+                self.engine = value
+                    .parse::<EngineKind>()
+                    .map_err(|e| format!("Engine: {}", quoting(&e.to_string(), value)))?;
                 Ok(Effect::None)
             }
             "Hash" => {
@@ -167,8 +174,9 @@ impl Options {
 pub(crate) fn variant_of(game: &GameEntry, name: &str) -> Result<&'static str, String> {
     game.variants.iter().find(|v| v.eq_ignore_ascii_case(name.trim())).copied().ok_or_else(|| {
         format!(
-            "Variant: {} has no variant '{name}' (variants: {})",
+            "Variant: {} has no variant '{}' (variants: {})",
             game.name,
+            quote(name),
             game.variants.join(", ")
         )
     })
@@ -177,8 +185,11 @@ pub(crate) fn variant_of(game: &GameEntry, name: &str) -> Result<&'static str, S
 fn spin_value<T: TryFrom<i64>>(spin: &Spin, text: &str) -> Result<T, String> {
     let bad = || {
         format!(
-            "{}: bad value '{text}' (expected an integer from {} to {})",
-            spin.name, spin.min, spin.max
+            "{}: bad value '{}' (expected an integer from {} to {})",
+            spin.name,
+            quote(text),
+            spin.min,
+            spin.max
         )
     };
     let n: i64 = text.parse().map_err(|_| bad())?;

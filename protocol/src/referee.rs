@@ -5,6 +5,7 @@ use board_core::{Outcome, Player};
 use search::{GameEntry, SearchGame};
 
 use crate::PositionBase;
+use crate::error::{quote, quoting};
 
 /// The game as the last `position` command described it.
 #[derive(Clone, Debug)]
@@ -76,9 +77,10 @@ impl Referee {
         if !extends {
             let position = match base {
                 PositionBase::StartPos => self.entry.start(self.variant).map_err(|e| e.to_string()),
-                PositionBase::Fen(text) => {
-                    self.entry.from_text(text, self.variant).map_err(|e| format!("{e} ('{text}')"))
-                }
+                PositionBase::Fen(text) => self
+                    .entry
+                    .from_text(text, self.variant)
+                    .map_err(|e| format!("{} ('{}')", quoting(&e.to_string(), text), quote(text))),
             }?;
             self.base = base.clone();
             self.base_position = position;
@@ -89,9 +91,11 @@ impl Referee {
             if let Err(e) = self.current.play_move_text(text) {
                 self.forfeit = Some(Forfeit { loser: mover });
                 return Err(format!(
-                    "move {} of the history, '{text}', is illegal ({e}); the game is over: \
+                    "move {} of the history, '{}', is illegal ({}); the game is over: \
                      {} wins",
                     index + 1,
+                    quote(text),
+                    quoting(&e.to_string(), text),
                     p_name(mover.other())
                 ));
             }

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use board_core::{Outcome, Player, Rng};
 use search::{EngineKind, GameEntry, Limits, Memory, SearchGame, Think, find_game};
 
+use crate::error::{capped, quote};
 use crate::options::{Effect, Options, variant_of};
 use crate::referee::{Referee, p_name};
 use crate::{Count, EngineMessage, Go, GuiMessage, Query, SearchInfo, time_budget};
@@ -95,7 +96,7 @@ impl<W: Write> Output<W> {
     }
 
     fn error(&self, text: impl std::fmt::Display) -> io::Result<()> {
-        self.note(format!("error: {text}"))
+        self.note(format!("error: {}", capped(&text.to_string())))
     }
 }
 
@@ -128,7 +129,7 @@ impl<W: Write + Send + 'static> Engine<W> {
         } else {
             find_game(games, &settings.game).ok_or_else(|| {
                 let names: Vec<&str> = games.iter().map(|g| g.name).collect();
-                format!("unknown game '{}' (games: {})", settings.game, names.join(", "))
+                format!("unknown game '{}' (games: {})", quote(&settings.game), names.join(", "))
             })?
         };
         let variant = match &settings.variant {

@@ -660,6 +660,33 @@ fn garbage_never_crashes_the_loop_nor_stops_isready() {
     }
 }
 
+#[test]
+fn a_huge_bad_line_is_quoted_short() {
+    let huge = "Z".repeat(1 << 20);
+    let quoted = format!("'{}…'", "Z".repeat(80));
+    let lines = [
+        format!("{huge}"),
+        format!("go depth {huge}"),
+        format!("position {huge}"),
+        format!("position fen {huge}"),
+        format!("position startpos moves c4 {huge}"),
+        format!("query {huge}"),
+        format!("setoption name {huge} value 1"),
+        format!("setoption name Hash value {huge}"),
+        format!("setoption name Engine value {huge}"),
+        format!("setoption name Game value {huge}"),
+        format!("setoption name Variant value {huge}"),
+    ];
+    for line in lines {
+        let answers = run(&format!("{line}\nisready\n"));
+        assert_eq!(answers.len(), 2, "{}", &line[..20]);
+        assert!(answers[0].starts_with("info string error: "), "{}", &line[..20]);
+        assert!(answers[0].contains(&quoted), "{}: {}", &line[..20], &answers[0][..100]);
+        assert!(answers[0].chars().count() < 500, "{}: {}", &line[..20], answers[0].len());
+        assert_eq!(answers[1], "readyok");
+    }
+}
+
 /// The command pattern of the UGI manager transcripts: two engines, a clock,
 /// `query p1turn` to engine 1 each move, `position` twice, `query gameover`
 /// before each `go`, and both engines asked `query result` at the end.

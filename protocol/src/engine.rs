@@ -166,7 +166,10 @@ impl FromStr for EngineMessage {
             "depth" => EngineMessage::Perft(parse_count(&tokens)?),
             "bench" => EngineMessage::Bench(parse_count(rest)?),
             _ => {
-                return Err(ParseError::new(format!("unknown engine message '{}'", quote(command))));
+                return Err(ParseError::new(format!(
+                    "unknown engine message '{}'",
+                    quote(command)
+                )));
             }
         })
     }

@@ -665,7 +665,7 @@ fn a_huge_bad_line_is_quoted_short() {
     let huge = "Z".repeat(1 << 20);
     let quoted = format!("'{}…'", "Z".repeat(80));
     let lines = [
-        format!("{huge}"),
+        huge.clone(),
         format!("go depth {huge}"),
         format!("position {huge}"),
         format!("position fen {huge}"),

@@ -218,3 +218,48 @@ fn garbage_never_kills_the_engine_or_stops_isready() {
     engine.expect("readyok");
     assert!(engine.child.try_wait().expect("status").is_none(), "the engine is still running");
 }
+
+/// Runs `igroteka engine <args>` on the whole `input`; returns its output lines.
+fn session(args: &[&str], input: &str) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_igroteka"))
+        .arg("engine")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the engine starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("the engine reads its input");
+    drop(stdin);
+    let output = child.wait_with_output().expect("the engine ends");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).expect("UTF-8").lines().map(str::to_owned).collect()
+}
+
+#[test]
+fn variant_before_game_gives_the_same_game() {
+    let shown = |input: &str| -> Vec<String> {
+        let lines = session(&[], input);
+        lines.into_iter().filter(|l| l.contains(" variant ") || l.contains("error")).collect()
+    };
+    let expected = ["info string game hexdraughts variant blocked-draw to move White (p1)"];
+    let game_first = "setoption name Game value hexdraughts\n\
+                      setoption name Variant value blocked-draw\nisready\nd\n";
+    let variant_first = "setoption name Variant value blocked-draw\n\
+                         setoption name Game value hexdraughts\nisready\nd\n";
+    assert_eq!(shown(game_first), expected);
+    assert_eq!(shown(variant_first), expected);
+    let impossible = shown(
+        "setoption name Variant value blocked-draw\n\
+                            setoption name Game value focus\nisready\nd\n",
+    );
+    assert!(
+        impossible[0]
+            .starts_with("info string error: Variant: focus has no variant 'blocked-draw'")
+    );
+    assert!(
+        impossible[1].starts_with("info string game focus variant standard "),
+        "{impossible:?}"
+    );
+}

@@ -29,7 +29,12 @@ const NAMES: [&str; 8] =
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Options {
     pub(crate) game: &'static GameEntry,
+    /// The variant played: the one asked for if `game` has it, else the
+    /// game's default.
     pub(crate) variant: &'static str,
+    /// The variant last asked for (`Variant` or `--variant`), kept when the
+    /// game changes, so `Variant` may come before `Game`.
+    requested_variant: Option<&'static str>,
     pub(crate) engine: EngineKind,
     pub(crate) hash_mb: usize,
     pub(crate) seed: u64,
@@ -50,11 +55,14 @@ pub(crate) enum Effect {
 }
 
 impl Options {
-    pub(crate) fn new(game: &'static GameEntry, variant: &'static str) -> Self {
+    /// The defaults, playing `game` in the `requested_variant` (a variant of
+    /// `game`) or its default variant.
+    pub(crate) fn new(game: &'static GameEntry, requested_variant: Option<&'static str>) -> Self {
         let ms = |spin: &Spin| u64::try_from(spin.default).unwrap_or(0);
         Options {
             game,
-            variant,
+            variant: requested_variant.unwrap_or_else(|| game.default_variant()),
+            requested_variant,
             engine: EngineKind::default(),
             hash_mb: usize::try_from(HASH.default).unwrap_or(1),
             seed: ms(&SEED),
@@ -127,11 +135,22 @@ impl Options {
                     format!("Game: unknown game '{}' (games: {})", quote(value), names.join(", "))
                 })?;
                 self.game = game;
-                self.variant = game.default_variant();
+                self.variant = self.playable_variant();
                 Ok(Effect::NewGame)
             }
             "Variant" => {
-                self.variant = variant_of(self.game, value)?;
+                let known = games.iter().flat_map(|g| g.variants);
+                let variant =
+                    known.copied().find(|v| v.eq_ignore_ascii_case(value)).ok_or_else(|| {
+                        format!(
+                            "Variant: no game has a variant '{}' (variants of {}: {})",
+                            quote(value),
+                            self.game.name,
+                            self.game.variants.join(", ")
+                        )
+                    })?;
+                self.requested_variant = Some(variant);
+                self.variant = self.playable_variant();
                 Ok(Effect::NewGame)
             }
             "Engine" => {
@@ -164,6 +183,30 @@ impl Options {
                 Ok(Effect::None)
             }
         }
+    }
+}
+
+impl Options {
+    /// The requested variant if the game has it, else the game's default.
+    fn playable_variant(&self) -> &'static str {
+        match self.requested_variant {
+            Some(v) if self.game.variants.contains(&v) => v,
+            _ => self.game.default_variant(),
+        }
+    }
+
+    /// The error of a `Variant` that the current `Game` does not have (set
+    /// before another `Game`, or kept from the previous one).
+    pub(crate) fn conflict(&self) -> Option<String> {
+        let requested = self.requested_variant?;
+        (requested != self.variant).then(|| {
+            format!(
+                "Variant: {} has no variant '{requested}' (variants: {}); playing {}",
+                self.game.name,
+                self.game.variants.join(", "),
+                self.variant
+            )
+        })
     }
 }
 

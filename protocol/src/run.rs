@@ -110,6 +110,9 @@ struct Engine<W> {
     games: &'static [GameEntry],
     settings: EngineSettings,
     options: Options,
+    /// Whether a conflict of `Game` and `Variant` since the last change has
+    /// been reported (at `isready` or `go`).
+    options_checked: bool,
     referee: Referee,
     out: Output<W>,
     search: Option<Search>,
@@ -132,15 +135,14 @@ impl<W: Write + Send + 'static> Engine<W> {
                 format!("unknown game '{}' (games: {})", quote(&settings.game), names.join(", "))
             })?
         };
-        let variant = match &settings.variant {
-            Some(name) => variant_of(game, name)?,
-            None => game.default_variant(),
-        };
-        let referee = Referee::new(game, variant)?;
+        let variant = settings.variant.as_deref().map(|name| variant_of(game, name)).transpose()?;
+        let options = Options::new(game, variant);
+        let referee = Referee::new(game, options.variant)?;
         Ok(Engine {
             games,
             settings,
-            options: Options::new(game, variant),
+            options,
+            options_checked: true,
             referee,
             out,
             search: None,
@@ -172,6 +174,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             GuiMessage::Ugi => self.identify(EngineMessage::UgiOk),
             GuiMessage::Uci => self.identify(EngineMessage::UciOk),
             GuiMessage::IsReady => {
+                self.check_options()?;
                 self.prepare_table()?;
                 self.out.send(&EngineMessage::ReadyOk)
             }
@@ -179,7 +182,10 @@ impl<W: Write + Send + 'static> Engine<W> {
                 match self.options.set(self.games, &name, value.as_deref()) {
                     Ok(Effect::None) => Ok(()),
                     Ok(Effect::Note(text)) => self.out.note(text),
-                    Ok(Effect::NewGame) => self.new_referee(),
+                    Ok(Effect::NewGame) => {
+                        self.options_checked = false;
+                        self.new_referee()
+                    }
                     Err(e) => self.out.error(e),
                 }
             }
@@ -227,6 +233,18 @@ impl<W: Write + Send + 'static> Engine<W> {
         }
     }
 
+    /// Reports, once, a `Variant` the `Game` does not have: the options may
+    /// come in any order, so they are judged together when the GUI is done.
+    fn check_options(&mut self) -> io::Result<()> {
+        if std::mem::replace(&mut self.options_checked, true) {
+            return Ok(());
+        }
+        match self.options.conflict() {
+            Some(conflict) => self.out.error(conflict),
+            None => Ok(()),
+        }
+    }
+
     /// Stops the running search, if any, and waits for its `bestmove`.
     fn finish_search(&mut self) -> io::Result<()> {
         if let Some(search) = self.search.take() {
@@ -261,6 +279,7 @@ impl<W: Write + Send + 'static> Engine<W> {
 
     fn go(&mut self, go: &Go) -> io::Result<()> {
         self.finish_search()?;
+        self.check_options()?;
         if self.referee.outcome(self.options.max_plies).is_some() {
             return self.out.send(&EngineMessage::BestMove(None));
         }

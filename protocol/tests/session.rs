@@ -472,7 +472,7 @@ fn options_are_case_insensitive_and_bad_ones_change_nothing() {
 fn game_and_variant_options_switch_the_game() {
     let lines = run("position startpos moves c4\nsetoption name game value RACE\nquery fen\n\
                      query moves\nsetoption name variant value LONG\nposition startpos moves \
-                     s2\nquery fen\nsetoption name Variant value standard\n\
+                     s2\nquery fen\nsetoption name Variant value huge\n\
                      setoption name Game value chess\nquery fen\nsetoption name Game value \
                      tictactoe\nquery fen\n");
     assert_eq!(
@@ -481,11 +481,57 @@ fn game_and_variant_options_switch_the_game() {
             "response 0 0 0 1",
             "response s1 s2",
             "response 2 2 0 2",
-            "info string error: Variant: race has no variant 'standard' (variants: short, long)",
+            "info string error: Variant: no game has a variant 'huge' (variants of race: short, \
+             long)",
             "info string error: Game: unknown game 'chess' (games: tictactoe, race)",
             "response 2 2 0 2",
             "response ......... x",
         ]
+    );
+}
+
+/// The variant line of `d`.
+fn variant_shown(script: &str) -> Vec<String> {
+    let lines = run_game("tictactoe", script);
+    lines
+        .into_iter()
+        .filter(|l| l.starts_with("info string error") || l.contains(" variant "))
+        .collect()
+}
+
+#[test]
+fn game_and_variant_may_come_in_either_order() {
+    let long = ["info string game race variant long to move Red (p1)"];
+    assert_eq!(
+        variant_shown(
+            "setoption name Game value race\nsetoption name Variant value long\nisready\nd\n"
+        ),
+        long
+    );
+    assert_eq!(
+        variant_shown(
+            "setoption name Variant value long\nsetoption name Game value race\nisready\nd\n"
+        ),
+        long
+    );
+    // A variant of another game: an error when the GUI is done (`isready`,
+    // or `go`), once; the game's default variant is played.
+    let conflict = "info string error: Variant: tictactoe has no variant 'long' (variants: \
+                    standard); playing standard";
+    assert_eq!(
+        variant_shown("setoption name Variant value long\nisready\nisready\nd\n"),
+        [conflict, "info string game tictactoe variant standard to move X (p1)"]
+    );
+    let lines = run("setoption name Variant value long\ngo depth 1\n");
+    assert_eq!(answers(&lines)[0], conflict);
+    // Kept for the next game that has it.
+    assert_eq!(
+        variant_shown(
+            "setoption name Game value race\nsetoption name Variant value long\n\
+                       setoption name Game value tictactoe\nsetoption name Game value race\n\
+                       isready\nd\n"
+        ),
+        long
     );
 }
 

@@ -74,7 +74,8 @@ pub enum PositionBase {
 }
 
 /// The parameters of `go`. Times are in milliseconds; a negative time is
-/// read as zero.
+/// read as zero. UCI's `wtime`, `btime`, `winc` and `binc` are read as
+/// `p1time`, `p2time`, `p1inc` and `p2inc`: UCI's white moves first.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Go {
     /// Player 1's clock.
@@ -210,10 +211,11 @@ fn parse_go(rest: &[&str]) -> Result<Go, ParseError> {
     let mut tokens = rest.iter().copied();
     while let Some(token) = tokens.next() {
         match token.to_ascii_lowercase().as_str() {
-            "p1time" => go.p1time = Some(millis("p1time", tokens.next())?),
-            "p2time" => go.p2time = Some(millis("p2time", tokens.next())?),
-            "p1inc" => go.p1inc = Some(millis("p1inc", tokens.next())?),
-            "p2inc" => go.p2inc = Some(millis("p2inc", tokens.next())?),
+            // UCI's clock words: "white" is the side that moves first.
+            word @ ("p1time" | "wtime") => go.p1time = Some(millis(word, tokens.next())?),
+            word @ ("p2time" | "btime") => go.p2time = Some(millis(word, tokens.next())?),
+            word @ ("p1inc" | "winc") => go.p1inc = Some(millis(word, tokens.next())?),
+            word @ ("p2inc" | "binc") => go.p2inc = Some(millis(word, tokens.next())?),
             "movetime" => go.movetime = Some(millis("movetime", tokens.next())?),
             "movestogo" => go.movestogo = Some(number("go", "movestogo", tokens.next())?),
             "depth" => go.depth = Some(number("go", "depth", tokens.next())?),
@@ -389,8 +391,19 @@ mod tests {
         assert_eq!(parse("  UGINEWGAME  "), Ok(GuiMessage::NewGame));
         assert_eq!(parse("ucinewgame"), Ok(GuiMessage::NewGame));
         assert_eq!(
-            parse("go wtime 5 p1time -20 ponder depth 3"),
+            parse("go ponder p1time -20 depth 3"),
             Ok(GuiMessage::Go(Go { p1time: Some(0), depth: Some(3), ..Go::default() }))
+        );
+        assert_eq!(
+            parse("go wtime 1000 btime 2000 winc 10 binc 20 movestogo 5"),
+            Ok(GuiMessage::Go(Go {
+                p1time: Some(1000),
+                p2time: Some(2000),
+                p1inc: Some(10),
+                p2inc: Some(20),
+                movestogo: Some(5),
+                ..Go::default()
+            }))
         );
         assert_eq!(
             parse("setoption name hash value 1"),

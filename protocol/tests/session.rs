@@ -114,10 +114,14 @@ impl Live {
         input.flush().unwrap();
     }
 
-    /// The next line that is not a search `info` line.
+    /// The next line that is not a search `info` line, within `WAIT`.
     fn answer(&self) -> String {
+        let deadline = Instant::now() + WAIT;
         loop {
-            let line = self.lines.recv_timeout(WAIT).expect("the engine did not answer");
+            let line = self
+                .lines
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+                .expect("the engine did not answer");
             if !line.starts_with("info") || line.starts_with("info string") {
                 return line;
             }
@@ -340,6 +344,23 @@ fn isready_and_stop_during_a_long_mcts_search() {
     assert!(start.elapsed() < Duration::from_millis(500));
     let best = live.ask("stop");
     assert!(best == "bestmove s1" || best == "bestmove s2", "{best}");
+    live.finish();
+}
+
+#[test]
+fn uci_clock_words_are_honoured() {
+    // MCTS without a limit runs until `stop`: only the clock can end it
+    // before `answer` gives up.
+    let mut live = Live::start("race");
+    live.send("uci");
+    while live.answer() != "uciok" {}
+    live.send("setoption name Variant value long");
+    live.send("setoption name Engine value mcts");
+    for go in ["go wtime 300 btime 100000 winc 0 binc 0", "go btime 300 wtime 100000 movestogo 1"] {
+        // The first go is for p1 (UCI's white), the second for p2.
+        assert!(live.ask(go).starts_with("bestmove s"), "{go}");
+        live.send("position startpos moves s1");
+    }
     live.finish();
 }
 

@@ -14,7 +14,8 @@ const TIMEOUT: Duration = Duration::from_secs(30);
 
 struct Engine {
     child: Child,
-    stdin: ChildStdin,
+    /// `None` once closed.
+    stdin: Option<ChildStdin>,
     lines: Receiver<String>,
 }
 
@@ -38,11 +39,26 @@ impl Engine {
                 }
             }
         });
-        Engine { child, stdin, lines }
+        Engine { child, stdin: Some(stdin), lines }
     }
 
     fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("the engine reads its input");
+        let stdin = self.stdin.as_mut().expect("the input is open");
+        writeln!(stdin, "{line}").expect("the engine reads its input");
+    }
+
+    /// The end of input.
+    fn close(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The next line.
+    fn line(&mut self) -> String {
+        match self.lines.recv_timeout(TIMEOUT) {
+            Ok(line) => line,
+            Err(RecvTimeoutError::Timeout) => panic!("no line within {TIMEOUT:?}"),
+            Err(RecvTimeoutError::Disconnected) => panic!("the engine ended"),
+        }
     }
 
     /// Reads lines until one starts with `prefix`; returns it.
@@ -76,7 +92,9 @@ impl Engine {
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
+        if let Some(stdin) = &mut self.stdin {
+            let _ = writeln!(stdin, "quit");
+        }
         let _ = self.child.wait();
     }
 }
@@ -262,4 +280,91 @@ fn variant_before_game_gives_the_same_game() {
         impossible[1].starts_with("info string game focus variant standard "),
         "{impossible:?}"
     );
+}
+
+/// The sessions of docs/protocol.md: code blocks that start with
+/// `$ igroteka engine <args>`, as (args, the `>`/`<` lines).
+fn documented_sessions() -> Vec<(Vec<String>, Vec<String>)> {
+    let doc = include_str!("../docs/protocol.md");
+    doc.split("```")
+        .skip(1)
+        .step_by(2)
+        .filter_map(|block| {
+            let mut lines = block.lines().skip(1);
+            let args = lines.next()?.strip_prefix("$ igroteka engine")?;
+            let args = args.split_whitespace().map(str::to_owned).collect();
+            Some((args, lines.map(str::to_owned).collect()))
+        })
+        .collect()
+}
+
+/// An `info` line without its `time` and `nps`, which vary from run to run.
+fn steady(line: &str) -> String {
+    if !line.starts_with("info ") || line.starts_with("info string") {
+        return line.to_owned();
+    }
+    let mut words: Vec<&str> = line.split(' ').collect();
+    for i in 1..words.len() {
+        if ["time", "nps"].contains(&words[i - 1]) {
+            words[i] = "*";
+        }
+    }
+    words.join(" ")
+}
+
+/// Each documented session, run as a GUI would: every `>` line is sent once
+/// the `<` lines before it have come, the input is closed after the last
+/// one, and the answers must be the `<` lines (`< ...`: any lines).
+#[test]
+fn every_documented_session_runs_as_written() {
+    let sessions = documented_sessions();
+    assert!(sessions.len() >= 5, "{sessions:?}");
+    for (args, script) in sessions {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let mut engine = Engine::spawn(&args);
+        let last_input = script.iter().rposition(|l| l.starts_with("> ")).unwrap_or(0);
+        let mut skipping = false;
+        for (i, line) in script.iter().enumerate() {
+            if let Some(command) = line.strip_prefix("> ") {
+                engine.send(command);
+                if i == last_input {
+                    engine.close();
+                }
+            } else if line == "< ..." {
+                skipping = true;
+            } else if let Some(expected) = line.strip_prefix("< ") {
+                loop {
+                    let answer = engine.line();
+                    if steady(&answer) == steady(expected) {
+                        break;
+                    }
+                    assert!(skipping, "{args:?}: expected '{expected}', got '{answer}'");
+                }
+                skipping = false;
+            } else {
+                assert!(line.is_empty(), "{args:?}: not a session line: '{line}'");
+            }
+        }
+        let status = engine.child.wait().expect("the engine ends");
+        assert!(status.success(), "{args:?}");
+        let rest: Vec<String> = engine.lines.try_iter().collect();
+        assert!(rest.is_empty() || skipping, "{args:?}: unexpected {rest:?}");
+    }
+}
+
+/// The command line of City's README, run as written.
+#[test]
+fn the_city_readme_example_runs_as_written() {
+    let readme = include_str!("../crates/city/README.md");
+    let block = readme.split("$ printf '").nth(1).expect("the example");
+    let (input, rest) = block.split_once("' | igroteka engine").expect("a printf pipe");
+    let (args, shown) = rest.split_once('\n').expect("the output");
+    let shown: Vec<&str> = shown.split("```").next().unwrap_or("").lines().collect();
+    let args: Vec<&str> = args.split_whitespace().collect();
+    let lines = session(&args, &input.replace("\\n", "\n"));
+    assert_eq!(shown.first(), Some(&"..."));
+    let tail: Vec<String> =
+        lines[lines.len() - (shown.len() - 1)..].iter().map(|l| steady(l)).collect();
+    let expected: Vec<String> = shown[1..].iter().map(|l| steady(l)).collect();
+    assert_eq!(tail, expected);
 }

@@ -54,8 +54,10 @@ impl Default for EngineSettings {
 
 /// Runs the engine: reads commands from `input` until `quit` or the end of
 /// input, writes the answers to `output`. A search runs on its own thread, so
-/// `stop`, `isready` and `quit` are answered while it runs; at the end any
-/// search is stopped and its `bestmove` written before this returns.
+/// `stop`, `isready` and `quit` are answered while it runs. After `quit` any
+/// search is stopped; at the end of input a search with a limit (depth,
+/// nodes, time) is let finish, one without is stopped; either way its
+/// `bestmove` is written before this returns.
 ///
 /// Bad lines are answered with `info string error: ...` and the loop goes on.
 ///
@@ -71,7 +73,10 @@ pub fn run_engine<R: BufRead + Send + 'static, W: Write + Send + 'static>(
     let mut engine = Engine::new(games, settings, Output(Arc::new(Mutex::new(output))))
         .map_err(|message| io::Error::new(io::ErrorKind::InvalidInput, message))?;
     let result = engine.read(input);
-    let finished = engine.finish_search();
+    let finished = match result {
+        Ok(End::Input) => engine.let_search_finish(),
+        Ok(End::Quit) | Err(_) => engine.finish_search(),
+    };
     result.and(finished)
 }
 
@@ -100,10 +105,21 @@ impl<W: Write> Output<W> {
     }
 }
 
+/// Why the engine stopped reading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    /// `quit`.
+    Quit,
+    /// The end of input.
+    Input,
+}
+
 /// A running search.
 struct Search {
     stop: Arc<AtomicBool>,
     handle: JoinHandle<()>,
+    /// Whether it ends by itself (a depth, node or time limit, not `infinite`).
+    limited: bool,
 }
 
 struct Engine<W> {
@@ -150,19 +166,19 @@ impl<W: Write + Send + 'static> Engine<W> {
         })
     }
 
-    fn read(&mut self, mut input: impl BufRead) -> io::Result<()> {
+    fn read(&mut self, mut input: impl BufRead) -> io::Result<End> {
         let mut buffer = Vec::new();
         loop {
             buffer.clear();
             if input.read_until(b'\n', &mut buffer)? == 0 {
-                return Ok(());
+                return Ok(End::Input);
             }
             let line = String::from_utf8_lossy(&buffer);
             if line.trim().is_empty() {
                 continue;
             }
             match line.parse::<GuiMessage>() {
-                Ok(GuiMessage::Quit) => return Ok(()),
+                Ok(GuiMessage::Quit) => return Ok(End::Quit),
                 Ok(msg) => self.handle(msg)?,
                 Err(e) => self.out.error(e)?,
             }
@@ -247,12 +263,28 @@ impl<W: Write + Send + 'static> Engine<W> {
 
     /// Stops the running search, if any, and waits for its `bestmove`.
     fn finish_search(&mut self) -> io::Result<()> {
-        if let Some(search) = self.search.take() {
+        if let Some(search) = &self.search {
             search.stop.store(true, Ordering::Release);
             search.handle.thread().unpark();
-            if search.handle.join().is_err() {
-                return self.out.error("the search thread failed");
-            }
+        }
+        self.join_search()
+    }
+
+    /// Waits for a running search with a limit to reach it (as UCI engines
+    /// do at the end of input); stops one without.
+    fn let_search_finish(&mut self) -> io::Result<()> {
+        if self.search.as_ref().is_some_and(|search| search.limited) {
+            self.join_search()
+        } else {
+            self.finish_search()
+        }
+    }
+
+    fn join_search(&mut self) -> io::Result<()> {
+        if let Some(search) = self.search.take()
+            && search.handle.join().is_err()
+        {
+            return self.out.error("the search thread failed");
         }
         Ok(())
     }
@@ -289,6 +321,8 @@ impl<W: Write + Send + 'static> Engine<W> {
             nodes: go.nodes,
             time: time_budget(go, position.side_to_move(), self.options.move_overhead),
         };
+        let limited = !go.infinite
+            && (limits.depth.is_some() || limits.nodes.is_some() || limits.time.is_some());
         let think = self.options.think(limits);
         let stop = Arc::new(AtomicBool::new(false));
         let thread_stop = Arc::clone(&stop);
@@ -301,7 +335,7 @@ impl<W: Write + Send + 'static> Engine<W> {
         });
         match spawned {
             Ok(handle) => {
-                self.search = Some(Search { stop, handle });
+                self.search = Some(Search { stop, handle, limited });
                 Ok(())
             }
             Err(e) => {

@@ -368,3 +368,108 @@ fn the_city_readme_example_runs_as_written() {
     let expected: Vec<String> = shown[1..].iter().map(|l| steady(l)).collect();
     assert_eq!(tail, expected);
 }
+
+/// The keys Cute Games reads from its settings file (its `get_settings`), by
+/// section; `""` is the top level.
+const CUTEGAMES_KEYS: [(&str, &[&str]); 8] = [
+    (
+        "",
+        &[
+            "games",
+            "concurrency",
+            "ratinginterval",
+            "debug",
+            "recover",
+            "verbose",
+            "tournament",
+            "protocol",
+            "adjudication",
+            "timecontrol",
+            "openings",
+            "sprt",
+            "options",
+            "pgn",
+            "engines",
+        ],
+    ),
+    ("adjudication", &["timeoutbuffer", "maxfullmoves"]),
+    ("timecontrol", &["type", "time", "increment", "nodes", "ply"]),
+    ("openings", &["path", "repeat", "shuffle"]),
+    ("pgn", &["enabled", "verbose", "override", "path", "event", "colour1", "colour2"]),
+    ("protocol", &["askturn"]),
+    ("sprt", &["enabled", "confidence", "alpha", "beta", "elo0", "elo1"]),
+    ("engine", &["name", "path", "parameters", "options"]),
+];
+
+fn keys_known(section: &str, object: &serde_json::Value) {
+    let known = CUTEGAMES_KEYS.iter().find(|(name, _)| *name == section).expect("a section").1;
+    let object = object.as_object().unwrap_or_else(|| panic!("'{section}' is an object"));
+    for key in object.keys() {
+        assert!(known.contains(&key.as_str()), "Cute Games does not read '{key}' in '{section}'");
+    }
+}
+
+/// docs/cutegames-settings.json: only keys Cute Games reads, in the right
+/// sections, what it requires, shown verbatim in protocol.md; its options and
+/// openings are accepted by the engine in any order.
+#[test]
+fn the_documented_cutegames_settings_are_what_cutegames_reads() {
+    let text = include_str!("../docs/cutegames-settings.json");
+    assert!(include_str!("../docs/protocol.md").contains(text), "protocol.md shows the file");
+    let settings: serde_json::Value = serde_json::from_str(text).expect("valid JSON");
+    keys_known("", &settings);
+    for section in ["adjudication", "timecontrol", "openings", "pgn"] {
+        keys_known(section, &settings[section]);
+    }
+    let openings = settings["openings"]["path"].as_str().expect("openings.path is required");
+    assert_eq!(openings, "cutegames-openings.txt");
+    let engines = settings["engines"].as_array().expect("engines");
+    assert!(engines.len() >= 2, "at least two engines");
+    let global = settings["options"].as_object().expect("options");
+    for engine in engines {
+        keys_known("engine", engine);
+        let path = engine["path"].as_str().expect("a path");
+        assert!(path.ends_with("/.cargo/bin/igroteka") && !path.contains('~'), "{path}");
+        let parameters: Vec<&str> =
+            engine["parameters"].as_str().expect("parameters").split_whitespace().collect();
+        assert_eq!(parameters[0], "engine");
+        // Per-engine options replace the global ones; the order is not fixed.
+        let mut options = global.clone();
+        if let Some(own) = engine.get("options") {
+            options.extend(own.as_object().expect("options").clone());
+        }
+        let lines: Vec<String> = options
+            .iter()
+            .map(|(name, value)| {
+                format!("setoption name {name} value {}", value.as_str().expect("a string"))
+            })
+            .collect();
+        for order in [lines.clone(), lines.iter().rev().cloned().collect()] {
+            let mut input = order.join("\n");
+            input.push_str("\nisready\n");
+            for opening in include_str!("../docs/cutegames-openings.txt").lines() {
+                let position = if opening == "startpos" {
+                    "position startpos".to_owned()
+                } else {
+                    format!("position fen {opening}")
+                };
+                input.push_str(&format!("uginewgame\n{position}\nquery gameover\n"));
+            }
+            input.push_str("ugi\n");
+            let out = session(&parameters[1..], &input);
+            let errors: Vec<&String> = out.iter().filter(|l| l.contains("error")).collect();
+            assert!(errors.is_empty(), "{errors:?}");
+            let gameover = out.iter().filter(|l| *l == "response false").count();
+            assert_eq!(gameover, include_str!("../docs/cutegames-openings.txt").lines().count());
+            for (name, value) in &options {
+                let value = value.as_str().unwrap_or_default();
+                let declared = out.iter().any(|l| {
+                    let l = l.to_ascii_lowercase();
+                    l.starts_with(&format!("option name {name} "))
+                        && l.contains(&format!(" default {value} "))
+                });
+                assert!(declared, "{name} = {value} was not taken: {out:?}");
+            }
+        }
+    }
+}

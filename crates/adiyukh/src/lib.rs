@@ -90,8 +90,7 @@
 //!
 //! # Example
 //! ```
-//! use adiyukh::Position;
-//! use board_core::Game;
+//! use adiyukh::{Game, Position};
 //!
 //! let mut pos = Position::default_start();
 //! assert_eq!(pos.legal_moves().len(), 7);
@@ -128,3 +127,5 @@ pub use notation::MoveText;
 pub use piece::{Color, Column, MAX_HEIGHT, Piece};
 pub use position::Position;
 pub use text::Setup;
+
+pub use board_core::prelude::*;

@@ -3,10 +3,10 @@
 //! - [`Player`], [`ByPlayer`] and [`Outcome`]: who moves, per-player data, how a
 //!   game ended (winner or draw, optional score, a reason).
 //! - [`Game`]: the trait every game implements — a small required core
-//!   (start positions, move generation, `play_unchecked`, the end, the hash,
-//!   two-stage text parsing) and provided methods (`play`, `parse_move`,
-//!   `from_text`, `perft`, ...). [`Evaluate`] adds a static evaluation for
-//!   alpha-beta.
+//!   (start positions, move generation, `play_unchecked`, the end, the
+//!   Zobrist key `zobrist`, two-stage text parsing) and provided methods
+//!   (`play`, `parse_move`, `from_text`, `perft`, ...). [`Evaluate`] adds a
+//!   static evaluation for alpha-beta.
 //! - [`perft`]: move-path counting with divide.
 //! - [`DynGame`]: any game behind one object-safe trait, text at the boundary.
 //! - [`Rng`] and [`zobrist_keys`]: seeded randomness without dependencies.
@@ -30,6 +30,16 @@ pub mod perft;
 pub mod testkit;
 #[cfg(feature = "testkit")]
 pub mod tictactoe;
+
+/// The vocabulary a user of one game needs besides the game's own types.
+/// Every game crate re-exports it, so `cargo add focus` alone is enough:
+/// `use focus::{Game, Player, Position};`.
+pub mod prelude {
+    pub use crate::{
+        ByPlayer, Evaluate, Game, IllegalMoveError, MoveError, MoveSyntaxError, Outcome, Player,
+        PositionError, UnknownVariant,
+    };
+}
 
 pub use dynamic::DynGame;
 pub use error::{IllegalMoveError, MoveError, MoveSyntaxError, PositionError, UnknownVariant};

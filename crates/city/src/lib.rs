@@ -88,8 +88,7 @@
 //! # Example
 //!
 //! ```
-//! use board_core::{Game, Player};
-//! use city::City;
+//! use city::{City, Game, Player};
 //!
 //! let mut pos = City::start("8")?;
 //! assert_eq!(pos.to_string(), "BBBB1BBBB/9/9/9/9/9/9/9/WWWW1WWWW W");
@@ -114,7 +113,7 @@ pub use moves::{Move, MoveText};
 pub use position::City;
 pub use text::Setup;
 
-pub use board_core::Game;
+pub use board_core::prelude::*;
 
 /// The README's example, compiled and run as a doctest.
 #[doc = include_str!("../README.md")]

@@ -73,8 +73,7 @@
 //!
 //! # Example
 //! ```
-//! use board_core::{Game, Player};
-//! use focus::Position;
+//! use focus::{Game, Player, Position};
 //!
 //! let mut pos = Position::default_start();
 //! assert_eq!(pos.side_to_move(), Player::First); // Black
@@ -95,6 +94,8 @@ pub use board::{MAX_HEIGHT, Square, SquareError, Stack};
 pub use moves::Move;
 pub use position::{PIECES_PER_PLAYER, Position, STANDARD};
 pub use text::Setup;
+
+pub use board_core::prelude::*;
 
 /// The README's example is compiled and run as a doctest.
 #[cfg(doctest)]

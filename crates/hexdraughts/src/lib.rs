@@ -74,8 +74,7 @@
 //!
 //! # Example
 //! ```
-//! use board_core::Game;
-//! use hexdraughts::Position;
+//! use hexdraughts::{Game, Position};
 //!
 //! let mut pos = Position::default_start();
 //! assert_eq!(pos.legal_moves().len(), 18);
@@ -113,3 +112,5 @@ pub use eval::{KING_VALUE, MAN_VALUE};
 pub use moves::{MAX_PATH, Move, MoveText};
 pub use position::{ByKind, Position, Variant, promotion_row};
 pub use text::{Kind, Piece, Setup};
+
+pub use board_core::prelude::*;

@@ -56,8 +56,7 @@
 //!
 //! # Example
 //! ```
-//! use board_core::{Evaluate, Game};
-//! use otrazhenie::Position;
+//! use otrazhenie::{Evaluate, Game, Position};
 //!
 //! let mut pos = Position::default_start();
 //! assert_eq!(pos.to_string(), "B6B/8/8/8/8/8/8/W6W w");
@@ -91,8 +90,7 @@ pub use position::{Position, START_TEXT};
 pub use square::Square;
 pub use text::Setup;
 
-#[cfg(doc)]
-use board_core::Game;
+pub use board_core::prelude::*;
 
 /// The README's example, compiled and run as a doctest.
 #[cfg(doctest)]

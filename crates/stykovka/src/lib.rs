@@ -81,8 +81,7 @@
 //!
 //! # Example
 //! ```
-//! use board_core::Game;
-//! use stykovka::{Move, Position, Square};
+//! use stykovka::{Game, Move, Position, Square};
 //!
 //! let mut pos = Position::default_start();
 //! assert_eq!(pos.to_string(), "2WWWW2/8/B6B/B6B/B6B/B6B/8/2WWWW2 w");
@@ -112,6 +111,8 @@ pub use moves::Move;
 pub use notation::MoveText;
 pub use position::{CHECKERS_PER_SIDE, Position, STANDARD};
 pub use text::Setup;
+
+pub use board_core::prelude::*;
 
 /// The README's example, compiled as a doctest.
 #[cfg(doctest)]

@@ -1,0 +1,25 @@
+//! With both `std::hash::Hash` and the crate's `Game` in scope, `zobrist()`
+//! and `hash(&mut hasher)` are both callable: the game's key is not named
+//! `hash`, which made every call ambiguous (E0034).
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+use city::{City, Game};
+
+fn std_hash(pos: &City) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    pos.hash(&mut hasher);
+    hasher.finish()
+}
+
+#[test]
+fn zobrist_and_std_hash_do_not_clash() {
+    let start = City::default_start();
+    let mut moved = start;
+    moved.play_text("c1-c2").expect("a legal move");
+    assert_ne!(start.zobrist(), moved.zobrist());
+    assert_eq!(start.zobrist(), start.zobrist_from_scratch());
+    assert_eq!(std_hash(&start), std_hash(&City::default_start()));
+    assert_ne!(std_hash(&start), std_hash(&moved));
+}

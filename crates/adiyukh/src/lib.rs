@@ -32,7 +32,7 @@
 //! - **End**: when the side to move has no legal move (kings that cannot
 //!   capture have none). White scores a point for every piece of either
 //!   colour on ranks 5-8, Black for every piece on ranks 1-4; 13 or more
-//!   wins, 12:12 is a draw. The [`Outcome`](board_core::Outcome) carries the
+//!   wins, 12:12 is a draw. The [`Outcome`] carries the
 //!   score (first = White).
 //!
 //! # Interpretations
@@ -60,7 +60,7 @@
 //!   that ends on f6), and `c5:a3` for "the capture from c5 that ends on a3"
 //!   when that is not itself a one-jump capture. Each is accepted when it
 //!   names exactly one legal move, otherwise the error lists the candidates
-//!   ([`IllegalMoveError::Ambiguous`](board_core::IllegalMoveError::Ambiguous)).
+//!   ([`IllegalMoveError::Ambiguous`]).
 //!   A leading move number (`4.`) and trailing annotations `Д.`, `Пр.`, `!`,
 //!   `?` are ignored.
 //!

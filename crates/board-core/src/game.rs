@@ -16,7 +16,7 @@ use crate::{
 /// the end, the hash, and the two text stages. Everything else is provided and
 /// should not be overridden except where a method says so.
 ///
-/// Contract (checked by [`testkit`](crate::testkit) for every game):
+/// Contract (checked for every game by the `testkit` module, feature `testkit`):
 /// - [`generate_moves`](Game::generate_moves) appends no move exactly when
 ///   [`outcome`](Game::outcome) is `Some`; a game whose rules have the side to
 ///   move pass (stykovka) generates a pass move.

@@ -54,7 +54,7 @@
 //! - Drop: `@e5` (the source writes `Рe5`, with a Cyrillic Р; read as well).
 //!
 //! Parsing checks the syntax and geometry first (squares exist, one file or
-//! rank, 1 to 5 squares apart), then [`Game::parse_move`](board_core::Game::parse_move)
+//! rank, 1 to 5 squares apart), then [`Game::parse_move`]
 //! checks the move against the position (own stack, tall enough, reserve).
 //!
 //! # Position text

@@ -51,7 +51,7 @@
 //! - A pass is a real move (it changes the side to move and the hash), and it
 //!   is generated only when the side to move has no other move while the
 //!   opponent has one; when neither side has a move, no move is generated and
-//!   [`Game::outcome`](board_core::Game::outcome) is a draw.
+//!   [`Game::outcome`] is a draw.
 //! - That draw cannot actually arise with 8 + 8 checkers. A checker with
 //!   nothing ahead in some direction (and not on the edge that way) can always
 //!   step 1 square, so where nobody can move, both end squares of every
@@ -64,8 +64,8 @@
 //! - Outcome reasons: `crash`, `docking`, `neither side can move`.
 //! - A position must have exactly 8 checkers per side (nothing is captured).
 //! - The game has no draw by repetition or move count. Tools stop a game at
-//!   [`Game::DEFAULT_MAX_PLIES`](board_core::Game::DEFAULT_MAX_PLIES) = 300 plies and score it a draw (the default
-//!   [`Game::adjudicate`](board_core::Game::adjudicate)).
+//!   [`Game::DEFAULT_MAX_PLIES`] = 300 plies and score it a draw (the default
+//!   [`Game::adjudicate`]).
 //!
 //! # Notation
 //! `c1-c4` (slide), `c1-e3/a7` (slide onto the enemy checker on e3, which

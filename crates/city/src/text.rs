@@ -74,7 +74,8 @@ impl fmt::Display for City {
 
 impl City {
     /// The board for people: `W`/`B` pawns; empty squares by zone (`.`
-    /// outside, `#` wall, `+` town, `*` bazaar); then who moves or who won.
+    /// outside, `#` wall, `+` town, `*` bazaar); a line saying so; then who
+    /// moves or who won.
     fn draw(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for rank in (0..SIZE).rev() {
             write!(f, "{} ", rank + 1)?;
@@ -92,6 +93,9 @@ impl City {
             f.write_str("\n")?;
         }
         f.write_str("   a b c d e f g h i\n")?;
+        f.write_str(
+            "W/B White/Black pawn; . outside, # wall, + town, * bazaar (reach it to win)\n",
+        )?;
         match self.outcome() {
             Some(outcome) => match outcome.winner {
                 Some(winner) => write!(

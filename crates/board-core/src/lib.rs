@@ -11,6 +11,7 @@
 //! - [`DynGame`]: any game behind one object-safe trait, text at the boundary.
 //! - [`Rng`] and [`zobrist_keys`]: seeded randomness without dependencies.
 //! - [`coords`]: square names on rectangular boards.
+//! - [`view`]: how a game looks ([`Describe`]), for GUIs that know no rules.
 //! - `testkit` (feature `testkit`): the conformance suite every game runs, and
 //!   `tictactoe`, a tiny complete game for testing generic code.
 //!
@@ -30,6 +31,7 @@ pub mod perft;
 pub mod testkit;
 #[cfg(feature = "testkit")]
 pub mod tictactoe;
+pub mod view;
 
 pub use dynamic::DynGame;
 pub use error::{IllegalMoveError, MoveError, MoveSyntaxError, PositionError, UnknownVariant};
@@ -37,3 +39,4 @@ pub use game::{Evaluate, Game};
 pub use outcome::Outcome;
 pub use player::{ByPlayer, Player};
 pub use rng::{Rng, zobrist_keys};
+pub use view::Describe;

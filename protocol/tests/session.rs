@@ -2,11 +2,12 @@
 //! pipes, for commands sent while a search runs), fuzzed, and the command
 //! pattern of the UGI tournament manager in `../shared/protocol/`.
 
+mod common;
 mod race;
 
 use std::io::{self, BufReader, Cursor, Write};
+use std::sync::LazyLock;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, LazyLock, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
@@ -16,34 +17,13 @@ use pretty_assertions::assert_eq;
 use protocol::{EngineMessage, EngineSettings, GuiMessage, run_engine};
 use search::{GameEntry, find_game};
 
+use common::{Shared, settings};
 use race::Race;
 
 static GAMES: LazyLock<Vec<GameEntry>> =
     LazyLock::new(|| vec![GameEntry::of::<TicTacToe>(), GameEntry::of::<Race>()]);
 
 const WAIT: Duration = Duration::from_secs(20);
-
-fn settings(game: &str) -> EngineSettings {
-    EngineSettings {
-        game: game.to_owned(),
-        variant: None,
-        name: "Test Engine".to_owned(),
-        author: "Tester".to_owned(),
-    }
-}
-
-/// An output buffer shared with the test.
-#[derive(Clone, Default)]
-struct Shared(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Shared {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.lock().unwrap().write(buf)
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
 
 /// Runs `script` (then the end of input) through a tic-tac-toe engine.
 fn run(script: &str) -> Vec<String> {
@@ -55,10 +35,7 @@ fn run_game(game: &str, script: &str) -> Vec<String> {
 }
 
 fn run_bytes(game: &str, input: Vec<u8>) -> Vec<String> {
-    let out = Shared::default();
-    run_engine(&GAMES, settings(game), Cursor::new(input), out.clone()).unwrap();
-    let bytes = out.0.lock().unwrap().clone();
-    String::from_utf8(bytes).unwrap().lines().map(str::to_owned).collect()
+    common::session(&GAMES, game, input)
 }
 
 /// The lines that are not search `info` lines.

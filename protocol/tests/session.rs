@@ -416,6 +416,38 @@ fn a_finished_game_with_a_score() {
 }
 
 #[test]
+fn pieces_tell_the_running_score_the_result_and_a_forfeit() {
+    let lines = run_game("race", "position fen 6 2 4 1\nquery pieces\nquery movepaths\n");
+    assert_eq!(
+        lines,
+        [
+            r#"response {"captured":null,"cells":[{"cell":"t6","stack":[{"kind":"counter","owner":1}]}],"game_over":false,"reason":null,"reserves":null,"result":null,"score":[2,4],"side_to_move":1}"#,
+            r#"response {"moves":[{"move":"s1","path":["t7"]},{"move":"s2","path":["t8"]}]}"#,
+        ]
+    );
+    let lines = run_game("race", "position fen 9 4 5 1 moves s1\nquery pieces\nquery movepaths\n");
+    assert!(lines[0].contains(r#""game_over":true,"reason":"equal points""#), "{}", lines[0]);
+    assert!(lines[0].contains(r#""result":"draw","score":[5,5],"side_to_move":2"#), "{}", lines[0]);
+    assert_eq!(lines[1], r#"response {"moves":[]}"#);
+    let lines = run("position startpos moves c4 c4\nquery pieces\n");
+    assert!(lines[1].contains(r#""game_over":true,"reason":"illegal move""#), "{}", lines[1]);
+    assert!(lines[1].contains(r#""result":"p1win""#), "{}", lines[1]);
+}
+
+#[test]
+fn tictactoe_board() {
+    let lines = run("query board\n");
+    let expected = [
+        r#"response {"cells":["#,
+        r#"{"class":"cell","name":"c6","polygon":[[0.5,2.5],[1.5,2.5],[1.5,3.5],[0.5,3.5]],"x":1.0,"y":3.0},"#,
+    ];
+    assert!(lines[0].starts_with(&expected.concat()), "{}", lines[0]);
+    assert!(lines[0].ends_with(
+            r##""players":[{"colour":"#c62828","name":"X"},{"colour":"#1565c0","name":"O"}],"reserves":false,"variant":"standard","width":4.0}"##
+        ), "{}", lines[0]);
+}
+
+#[test]
 fn options_are_case_insensitive_and_bad_ones_change_nothing() {
     let lines = run("setoption name HASH value 2\nsetoption name hash value 0\n\
                      setoption name Hash value lots\nsetoption name Ponder value true\n\

@@ -115,6 +115,15 @@ pub enum Query {
     IsLegal(String),
     /// `query fen`: `response <position text>`.
     Fen,
+    /// `query board`: `response <json>`, the cells of the board and how to
+    /// draw them (`docs/protocol.md`, `docs/board.schema.json`).
+    Board,
+    /// `query pieces`: `response <json>`, what stands where, reserves,
+    /// captures, score, side to move and result.
+    Pieces,
+    /// `query movepaths`: `response <json>`, every legal move with the cells
+    /// a person clicks to make it.
+    MovePaths,
 }
 
 fn keyword(token: &str, word: &str) -> bool {
@@ -230,7 +239,8 @@ fn parse_go(rest: &[&str]) -> Result<Go, ParseError> {
 fn parse_query(rest: &[&str]) -> Result<Query, ParseError> {
     let Some(what) = rest.first() else {
         return Err(ParseError::new(
-            "query: expected gameover, p1turn, result, score, moves, islegal <move> or fen",
+            "query: expected gameover, p1turn, result, score, moves, islegal <move>, fen, board, \
+             pieces or movepaths",
         ));
     };
     Ok(match what.to_ascii_lowercase().as_str() {
@@ -240,6 +250,9 @@ fn parse_query(rest: &[&str]) -> Result<Query, ParseError> {
         "score" => Query::Score,
         "moves" => Query::Moves,
         "fen" => Query::Fen,
+        "board" => Query::Board,
+        "pieces" => Query::Pieces,
+        "movepaths" => Query::MovePaths,
         "islegal" => match rest.get(1) {
             Some(mv) => Query::IsLegal((*mv).to_owned()),
             None => return Err(ParseError::new("query islegal: the move is missing")),
@@ -320,6 +333,9 @@ impl fmt::Display for Query {
             Query::Moves => f.write_str("moves"),
             Query::IsLegal(mv) => write!(f, "islegal {mv}"),
             Query::Fen => f.write_str("fen"),
+            Query::Board => f.write_str("board"),
+            Query::Pieces => f.write_str("pieces"),
+            Query::MovePaths => f.write_str("movepaths"),
         }
     }
 }
@@ -380,6 +396,9 @@ mod tests {
             Query::Moves,
             Query::IsLegal("pass".into()),
             Query::Fen,
+            Query::Board,
+            Query::Pieces,
+            Query::MovePaths,
         ] {
             round_trip(GuiMessage::Query(query));
         }
@@ -390,6 +409,8 @@ mod tests {
         let parse = |s: &str| s.parse::<GuiMessage>();
         assert_eq!(parse("  UGINEWGAME  "), Ok(GuiMessage::NewGame));
         assert_eq!(parse("ucinewgame"), Ok(GuiMessage::NewGame));
+        assert_eq!(parse("query MovePaths"), Ok(GuiMessage::Query(Query::MovePaths)));
+        assert_eq!(parse("query board extra"), Ok(GuiMessage::Query(Query::Board)));
         assert_eq!(
             parse("go ponder p1time -20 depth 3"),
             Ok(GuiMessage::Go(Go { p1time: Some(0), depth: Some(3), ..Go::default() }))
@@ -427,6 +448,7 @@ mod tests {
         assert_eq!(error("position fen"), "position: 'fen' needs a position text");
         assert_eq!(error("query colour"), "unknown query 'colour'");
         assert_eq!(error("query islegal"), "query islegal: the move is missing");
+        assert_eq!(error("query boards"), "unknown query 'boards'");
         assert_eq!(error("setoption Hash 3"), "setoption: expected 'name <name> [value <value>]'");
         assert_eq!(error("setoption name value 3"), "setoption: the option name is missing");
     }

@@ -25,6 +25,7 @@ mod gui;
 mod options;
 mod referee;
 mod run;
+mod view;
 
 pub use clock::time_budget;
 pub use engine::{Count, EngineMessage, OptionDecl, OptionKind, SearchInfo};

@@ -13,6 +13,7 @@ use search::{EngineKind, GameEntry, Limits, Memory, SearchGame, Think, find_game
 use crate::error::{capped, quote};
 use crate::options::{Effect, Options, variant_of};
 use crate::referee::{Referee, p_name};
+use crate::view;
 use crate::{Count, EngineMessage, Go, GuiMessage, Query, SearchInfo, time_budget};
 
 /// The default depth of `bench`.
@@ -362,6 +363,9 @@ impl<W: Write + Send + 'static> Engine<W> {
             Query::Moves => position.legal_move_texts().join(" "),
             Query::IsLegal(mv) => yes_no(outcome.is_none() && position.check_move(mv).is_ok()),
             Query::Fen => position.position_text(),
+            Query::Board => view::board(position).to_string(),
+            Query::Pieces => view::pieces(position, outcome).to_string(),
+            Query::MovePaths => view::move_paths(position, outcome.is_some()).to_string(),
         };
         self.out.send(&EngineMessage::Response(text))
     }
@@ -442,7 +446,7 @@ impl<W: Write + Send + 'static> Engine<W> {
 }
 
 /// `p1win`, `p2win`, `draw` or `none`, as UGI's `query result` answers.
-fn result_word(outcome: Option<Outcome>) -> &'static str {
+pub(crate) fn result_word(outcome: Option<Outcome>) -> &'static str {
     match outcome.map(|end| end.winner) {
         Some(Some(Player::First)) => "p1win",
         Some(Some(Player::Second)) => "p2win",

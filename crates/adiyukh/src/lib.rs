@@ -120,6 +120,7 @@ mod notation;
 mod piece;
 mod position;
 mod text;
+mod view;
 
 pub use board::Square;
 pub use moves::{MAX_LANDINGS, Move};

@@ -4,7 +4,8 @@
 use std::any::Any;
 use std::fmt;
 
-use crate::{ByPlayer, Game, MoveError, Outcome, Player, Rng, perft};
+use crate::view::{Board, Pieces};
+use crate::{ByPlayer, Describe, Game, MoveError, Outcome, Player, Rng, perft};
 
 /// A position of some game, used through text. Every [`Game`] is one.
 ///
@@ -56,13 +57,20 @@ pub trait DynGame: fmt::Debug + Send + Sync + Any {
     fn perft(&self, depth: u32) -> u64;
     /// Perft below each legal move.
     fn perft_divide(&self, depth: u32) -> Vec<(String, u64)>;
+    /// The board of this variant ([`Describe::board`]).
+    fn board_view(&self) -> Board;
+    /// What stands where ([`Describe::pieces`]).
+    fn pieces_view(&self) -> Pieces;
+    /// Every legal move in canonical notation with the cells a person clicks
+    /// to make it ([`Describe::move_path`]), in generation order.
+    fn move_paths(&self) -> Vec<(String, Vec<String>)>;
     /// A boxed copy.
     fn clone_box(&self) -> Box<dyn DynGame>;
     /// For downcasting to the concrete game.
     fn as_any(&self) -> &dyn Any;
 }
 
-impl<G: Game> DynGame for G {
+impl<G: Describe> DynGame for G {
     fn name(&self) -> &'static str {
         G::NAME
     }
@@ -115,6 +123,15 @@ impl<G: Game> DynGame for G {
     }
     fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
         perft::perft_divide(self, depth).into_iter().map(|(mv, n)| (mv.to_string(), n)).collect()
+    }
+    fn board_view(&self) -> Board {
+        self.board()
+    }
+    fn pieces_view(&self) -> Pieces {
+        self.pieces()
+    }
+    fn move_paths(&self) -> Vec<(String, Vec<String>)> {
+        self.legal_moves().into_iter().map(|mv| (mv.to_string(), self.move_path(mv))).collect()
     }
     fn clone_box(&self) -> Box<dyn DynGame> {
         Box::new(self.clone())

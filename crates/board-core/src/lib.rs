@@ -11,6 +11,7 @@
 //! - [`DynGame`]: any game behind one object-safe trait, text at the boundary.
 //! - [`Rng`] and [`zobrist_keys`]: seeded randomness without dependencies.
 //! - [`coords`]: square names on rectangular boards.
+//! - [`view`]: how a game looks ([`Describe`]), for GUIs that know no rules.
 //! - `testkit` (feature `testkit`): the conformance suite every game runs, and
 //!   `tictactoe`, a tiny complete game for testing generic code.
 //!
@@ -30,6 +31,7 @@ pub mod perft;
 pub mod testkit;
 #[cfg(feature = "testkit")]
 pub mod tictactoe;
+pub mod view;
 
 /// The vocabulary a user of one game needs besides the game's own types.
 /// Every game crate re-exports it, so `cargo add focus` alone is enough:
@@ -47,3 +49,4 @@ pub use game::{Evaluate, Game};
 pub use outcome::Outcome;
 pub use player::{ByPlayer, Player};
 pub use rng::{Rng, zobrist_keys};
+pub use view::Describe;

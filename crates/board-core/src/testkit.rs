@@ -23,7 +23,12 @@
 //!   one and with `perft_divide`;
 //! - random and mutated move and position texts give errors or legal results,
 //!   never panics;
-//! - every random game ends or reaches the ply cap.
+//! - every random game ends or reaches the ply cap;
+//! - the view ([`Describe`]): the board of each variant has unique cell names
+//!   and cells inside the drawing, pieces stand only on its cells, and each
+//!   move's path runs over its cells (a drop from the reserve only in games
+//!   with reserves) and starts, when it is a move of at least two cells, on
+//!   a stack the mover owns.
 //!
 //! Failures panic with the position text and what went wrong.
 
@@ -31,7 +36,8 @@ use std::collections::HashSet;
 use std::marker::PhantomData;
 
 use crate::perft::{perft, perft_divide};
-use crate::{Game, IllegalMoveError, Rng};
+use crate::view::{Board, RESERVE};
+use crate::{Describe, Game, IllegalMoveError, Rng};
 
 /// Characters mixed into mutated texts: notation, digits, separators and a few
 /// troublemakers (multi-byte letters, control characters).
@@ -52,13 +58,13 @@ pub struct Conformance<G> {
     game: PhantomData<G>,
 }
 
-impl<G: Game> Default for Conformance<G> {
+impl<G: Describe> Default for Conformance<G> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<G: Game> Conformance<G> {
+impl<G: Describe> Conformance<G> {
     /// Default settings: 12 random games per start position, about 300 checked
     /// positions in all.
     pub fn new() -> Self {
@@ -168,6 +174,7 @@ impl<G: Game> Conformance<G> {
             check_refusals(pos, &move_pool);
             check_text(pos);
             check_perft(pos);
+            check_view(pos);
             fuzz_position_text(pos, &mut rng);
             fuzz_move_text(pos, &mut rng);
         }
@@ -261,6 +268,69 @@ fn check_text<G: Game>(pos: &G) {
     assert_eq!(back.zobrist(), pos.zobrist(), "hash changes over a text round trip of {text}");
     assert_eq!(pos.zobrist(), pos.zobrist_from_scratch(), "hash differs from scratch in {text}");
     assert!(!format!("{pos:#}").is_empty(), "empty board picture for {text}");
+}
+
+fn check_board(board: &Board, game: &str) {
+    assert!(board.width > 0.0 && board.height > 0.0, "{game}: empty drawing");
+    let inside =
+        |(x, y): (f64, f64)| (0.0..=board.width).contains(&x) && (0.0..=board.height).contains(&y);
+    let mut names = HashSet::new();
+    for cell in &board.cells {
+        let name = &cell.name;
+        assert!(names.insert(name.as_str()), "{game}: two cells are named {name}");
+        assert!(
+            !name.is_empty() && name != RESERVE && !name.contains(char::is_whitespace),
+            "{game}: bad cell name {name:?}"
+        );
+        assert!(cell.polygon.len() >= 3, "{game}: cell {name} has no outline");
+        assert!(cell.polygon.iter().all(|&p| inside(p)), "{game}: cell {name} leaves the drawing");
+        let (xs, ys): (Vec<f64>, Vec<f64>) = cell.polygon.iter().copied().unzip();
+        let within =
+            |v: f64, all: &[f64]| all.iter().any(|&a| a <= v) && all.iter().any(|&a| a >= v);
+        assert!(
+            within(cell.centre.0, &xs) && within(cell.centre.1, &ys),
+            "{game}: the centre of {name} lies outside its outline"
+        );
+        assert!(
+            board.classes.iter().any(|&(class, _)| class == cell.class),
+            "{game}: cell {name} has class {} without a colour",
+            cell.class
+        );
+    }
+    for label in &board.labels {
+        assert!(inside(label.at), "{game}: label {} leaves the drawing", label.text);
+    }
+}
+
+fn check_view<G: Describe>(pos: &G) {
+    let board = pos.board();
+    let start = G::start(Game::variant(pos)).map(|start| start.board());
+    assert!(start.as_ref() == Ok(&board), "the board changes from the start to {pos}");
+    check_board(&board, G::NAME);
+    let pieces = pos.pieces();
+    assert_eq!(pieces.reserves.is_some(), board.reserves, "reserves of {pos}");
+    let mut occupied = HashSet::new();
+    for (cell, stack) in &pieces.stacks {
+        assert!(board.cell(cell).is_some(), "a stack on {cell}, which is no cell, in {pos}");
+        assert!(occupied.insert(cell.as_str()), "two stacks on {cell} in {pos}");
+        assert!(!stack.is_empty(), "an empty stack on {cell} in {pos}");
+    }
+    let mover = pos.side_to_move();
+    for mv in pos.legal_moves() {
+        let path = pos.move_path(mv);
+        for (i, cell) in path.iter().enumerate() {
+            let drop = i == 0 && board.reserves && cell == RESERVE;
+            assert!(drop || board.cell(cell).is_some(), "the path of {mv} crosses {cell} in {pos}");
+        }
+        if path.len() >= 2 && path[0] != RESERVE {
+            let top =
+                pieces.stacks.iter().find(|(cell, _)| *cell == path[0]).and_then(|(_, s)| s.last());
+            assert!(
+                top.is_some_and(|piece| piece.owner == mover),
+                "{mv} does not start on a stack of the mover in {pos}"
+            );
+        }
+    }
 }
 
 fn check_perft<G: Game>(pos: &G) {

@@ -4,9 +4,10 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::view::{Board, Pieces};
 use crate::{
-    ByPlayer, Evaluate, Game, IllegalMoveError, MoveSyntaxError, Outcome, Player, PositionError,
-    UnknownVariant, zobrist_keys,
+    ByPlayer, Describe, Evaluate, Game, IllegalMoveError, MoveSyntaxError, Outcome, Player,
+    PositionError, UnknownVariant, zobrist_keys,
 };
 
 const KEYS: [u64; 19] = zobrist_keys(3);
@@ -154,6 +155,26 @@ impl Evaluate for TicTacToe {
     /// No heuristic: only proven results count.
     fn evaluate(&self) -> i32 {
         0
+    }
+}
+
+impl Describe for TicTacToe {
+    /// A 3x3 grid, `c0` at the top left, without labels.
+    fn board(&self) -> Board {
+        let mut board = Board::squares(3, 3, &[("cell", "#eeeeee")], |_, _| Some("cell"));
+        for (index, cell) in board.cells.iter_mut().enumerate() {
+            let (file, rank) = (index % 3, index / 3);
+            cell.name = Cell(((2 - rank) * 3 + file) as u8).to_string();
+        }
+        board.labels.clear();
+        board.colours = ByPlayer::new("#c62828", "#1565c0");
+        board
+    }
+    fn pieces(&self) -> Pieces {
+        Pieces::singles((0..9).map(|i| (Cell(i), self.cells[usize::from(i)])), "mark")
+    }
+    fn move_path(&self, mv: Cell) -> Vec<String> {
+        vec![mv.to_string()]
     }
 }
 

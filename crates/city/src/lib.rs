@@ -107,6 +107,7 @@ mod movegen;
 mod moves;
 mod position;
 mod text;
+mod view;
 
 pub use board::{RING, Square, Zone};
 pub use moves::{Move, MoveText};

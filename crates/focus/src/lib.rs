@@ -89,6 +89,7 @@ mod eval;
 mod moves;
 mod position;
 mod text;
+mod view;
 
 pub use board::{MAX_HEIGHT, Square, SquareError, Stack};
 pub use moves::Move;

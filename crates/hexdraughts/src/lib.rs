@@ -106,6 +106,7 @@ mod picture;
 mod position;
 mod resolve;
 mod text;
+mod view;
 
 pub use board::{Direction, FIELD_COUNT, Field, ROWS};
 pub use eval::{KING_VALUE, MAN_VALUE};

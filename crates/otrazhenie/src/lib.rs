@@ -84,6 +84,7 @@ mod position;
 mod rules;
 mod square;
 mod text;
+mod view;
 
 pub use moves::Move;
 pub use position::{Position, START_TEXT};

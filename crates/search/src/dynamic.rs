@@ -6,7 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 
-use board_core::{ByPlayer, DynGame, Evaluate, PositionError, Rng, UnknownVariant};
+use board_core::{ByPlayer, Describe, DynGame, Evaluate, PositionError, Rng, UnknownVariant};
 
 use crate::{AlphaBeta, Info, Limits, Mcts, random_move};
 
@@ -164,7 +164,7 @@ pub trait SearchGame: DynGame {
     fn clone_search(&self) -> Box<dyn SearchGame>;
 }
 
-impl<G: Evaluate> SearchGame for G {
+impl<G: Evaluate + Describe> SearchGame for G {
     fn think(
         &self,
         think: &Think,
@@ -231,7 +231,7 @@ type FromText = fn(&str, &str) -> Result<Box<dyn SearchGame>, PositionError>;
 
 impl GameEntry {
     /// The entry of game `G`.
-    pub const fn of<G: Evaluate>() -> Self {
+    pub const fn of<G: Evaluate + Describe>() -> Self {
         GameEntry {
             name: G::NAME,
             variants: G::VARIANTS,

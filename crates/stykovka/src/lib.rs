@@ -105,6 +105,7 @@ mod notation;
 mod position;
 mod rules;
 mod text;
+mod view;
 
 pub use board::Square;
 pub use moves::Move;

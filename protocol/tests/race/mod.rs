@@ -9,9 +9,10 @@
 use std::fmt;
 use std::str::FromStr;
 
+use board_core::view::{Board, Pieces};
 use board_core::{
-    ByPlayer, Evaluate, Game, IllegalMoveError, MoveSyntaxError, Outcome, Player, PositionError,
-    UnknownVariant,
+    ByPlayer, Describe, Evaluate, Game, IllegalMoveError, MoveSyntaxError, Outcome, Player,
+    PositionError, UnknownVariant,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -146,5 +147,28 @@ impl Evaluate for Race {
         let own = self.points[self.turn];
         let other = self.points[self.turn.other()];
         (i32::try_from(own).unwrap_or(0) - i32::try_from(other).unwrap_or(0)) * 100
+    }
+}
+
+/// A track of cells `t0`..`t<goal>` with a counter on the total.
+impl Describe for Race {
+    fn board(&self) -> Board {
+        let cells = u8::try_from(self.goal + 1).unwrap_or(u8::MAX);
+        let mut board = Board::squares(cells, 1, &[("track", "#dddddd")], |_, _| Some("track"));
+        for (total, cell) in board.cells.iter_mut().enumerate() {
+            cell.name = format!("t{total}");
+        }
+        board.labels.clear();
+        board.colours = ByPlayer::new("#c62828", "#1565c0");
+        board
+    }
+    fn pieces(&self) -> Pieces {
+        Pieces {
+            score: Some(self.points),
+            ..Pieces::singles([(format!("t{}", self.total), Some(Player::First))], "counter")
+        }
+    }
+    fn move_path(&self, mv: Step) -> Vec<String> {
+        vec![format!("t{}", self.total + mv.0)]
     }
 }

@@ -63,3 +63,41 @@ fn a_small_round_robin_of_built_ins_completes_with_standings_and_records() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn progress_lines_number_games_as_the_jsonl_ids() {
+    let dir = std::env::temp_dir().join(format!("igroteka-arena-ids-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let jsonl = dir.join("games.jsonl");
+    let (ok, _, err) = arena(&[
+        "--game",
+        "otrazhenie",
+        "--engine",
+        "name=a",
+        "builtin=random",
+        "--engine",
+        "name=b",
+        "builtin=random",
+        "--rounds",
+        "1",
+        "--jsonl",
+        jsonl.to_str().expect("utf-8 path"),
+    ]);
+    assert!(ok, "{err}");
+    let mut progress: Vec<String> = err
+        .lines()
+        .filter_map(|l| l.split("Finished game ").nth(1))
+        .filter_map(|rest| rest.split_whitespace().next().map(str::to_owned))
+        .collect();
+    let records = std::fs::read_to_string(&jsonl).expect("jsonl written");
+    let mut ids: Vec<String> = records
+        .lines()
+        .filter_map(|l| l.strip_prefix("{\"id\":"))
+        .filter_map(|rest| rest.split(',').next().map(str::to_owned))
+        .collect();
+    progress.sort();
+    ids.sort();
+    assert_eq!(ids.len(), 2, "{records}");
+    assert_eq!(progress, ids, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

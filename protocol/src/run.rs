@@ -12,7 +12,9 @@ use search::{EngineKind, GameEntry, Limits, Memory, SearchGame, Think, find_game
 
 use crate::options::{Effect, Options, variant_of};
 use crate::referee::{Referee, p_name};
-use crate::{Count, EngineMessage, Go, GuiMessage, Query, SearchInfo, time_budget};
+use crate::{
+    Count, EngineMessage, Go, GuiMessage, LineError, Lines, Query, SearchInfo, time_budget,
+};
 
 /// The default depth of `bench`.
 const BENCH_DEPTH: u32 = 5;
@@ -147,14 +149,16 @@ impl<W: Write + Send + 'static> Engine<W> {
         })
     }
 
-    fn read(&mut self, mut input: impl BufRead) -> io::Result<()> {
-        let mut buffer = Vec::new();
-        loop {
-            buffer.clear();
-            if input.read_until(b'\n', &mut buffer)? == 0 {
-                return Ok(());
-            }
-            let line = String::from_utf8_lossy(&buffer);
+    fn read(&mut self, input: impl BufRead) -> io::Result<()> {
+        for line in Lines::new(input) {
+            let line = match line {
+                Ok(line) => line,
+                Err(LineError::Io(e)) => return Err(e),
+                Err(e) => {
+                    self.out.error(e)?;
+                    continue;
+                }
+            };
             if line.trim().is_empty() {
                 continue;
             }
@@ -164,6 +168,7 @@ impl<W: Write + Send + 'static> Engine<W> {
                 Err(e) => self.out.error(e)?,
             }
         }
+        Ok(())
     }
 
     fn handle(&mut self, msg: GuiMessage) -> io::Result<()> {

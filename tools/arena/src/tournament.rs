@@ -214,7 +214,7 @@ async fn play(plan: &Plan, outputs: &mut Outputs, mut records: Vec<GameRecord>) 
                 if !plan.quiet {
                     bar.suspend(|| eprintln!(
                         "Finished game {} ({} vs {}): {} {{{}: {}}}{}",
-                        record.id + 1, record.p1, record.p2, record.result, record.termination, record.reason,
+                        record.id, record.p1, record.p2, record.result, record.termination, record.reason,
                         if record.disagreements.is_empty() { String::new() }
                         else { format!(" disagreement: {}", record.disagreements.join(", ")) },
                     ));
@@ -243,7 +243,7 @@ async fn play(plan: &Plan, outputs: &mut Outputs, mut records: Vec<GameRecord>) 
     }
     bar.finish_and_clear();
     records.sort_by_key(|r| r.id);
-    println!("{}", Standings::new(&names, &records).report(plan.sprt.as_ref()));
+    writeln!(std::io::stdout(), "{}", Standings::new(&names, &records).report(plan.sprt.as_ref()))?;
     if interrupted {
         bail!(
             "interrupted after {} of {total} games{}",
@@ -373,7 +373,7 @@ fn read_state(path: &Path, fingerprint: &str) -> Result<Vec<GameRecord>> {
 /// two different records.
 pub fn merge(files: &[PathBuf]) -> Result<()> {
     let records = read_records(files)?;
-    println!("{}", Standings::new(&[], &records).report(None));
+    writeln!(std::io::stdout(), "{}", Standings::new(&[], &records).report(None))?;
     Ok(())
 }
 

@@ -1,5 +1,7 @@
 //! `igroteka match`: one game between two built-in engines, shown move by move.
 
+use std::io::Write;
+
 use board_core::ByPlayer;
 use clap::Args;
 use search::{EngineKind, Memory};
@@ -36,7 +38,9 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let mut pos = crate::position::base_position(entry, args.variant.as_deref(), None)?;
     let names = entry.player_names;
     let cap = args.max_plies.unwrap_or(entry.default_max_plies);
-    println!(
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
         "{} ({}): {} {} vs {} {}",
         entry.name,
         pos.variant(),
@@ -44,9 +48,9 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         args.p1,
         names.second,
         args.p2
-    );
+    )?;
     if !args.quiet {
-        println!("{}", pos.board_text());
+        writeln!(out, "{}", pos.board_text())?;
     }
     let mut ply = 0;
     let mut memories = ByPlayer::<Memory>::default();
@@ -65,14 +69,15 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         };
         pos.play_move_text(&mv)?;
         ply += 1;
-        println!(
+        writeln!(
+            out,
             "{ply:>3}. {:<6} {mv:<12} {}  depth {}  nodes {}",
             names[side], info.score, info.depth, info.nodes
-        );
+        )?;
         if !args.quiet {
-            println!("{}", pos.board_text());
+            writeln!(out, "{}", pos.board_text())?;
         }
     };
-    println!("result {outcome}");
+    writeln!(out, "result {outcome}")?;
     Ok(())
 }

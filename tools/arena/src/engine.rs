@@ -75,18 +75,19 @@ impl Engine {
         game: &str,
         variant: &str,
     ) -> Result<Engine, Fault> {
-        let mut command = match &spec.program {
+        let (program, args) = match &spec.program {
             Program::Builtin(_) => {
-                let mut c = Command::new(igroteka);
-                c.args(["engine", "--game", game, "--variant", variant]);
-                c
+                (igroteka.as_os_str(), vec!["engine", "--game", game, "--variant", variant])
             }
-            Program::External(words) => {
-                let mut c = Command::new(&words[0]);
-                c.args(&words[1..]);
-                c
-            }
+            Program::External(words) => match words.split_first() {
+                Some((program, args)) => {
+                    (program.as_ref(), args.iter().map(String::as_str).collect())
+                }
+                None => return Err(Fault::new(Termination::Disconnect, "no program to start")),
+            },
         };
+        let mut command = Command::new(program);
+        command.args(args);
         if let Some(dir) = &spec.dir {
             command.current_dir(dir);
         }
@@ -96,7 +97,9 @@ impl Engine {
             .stderr(Stdio::null())
             .kill_on_drop(true);
         let mut child = command.spawn().map_err(|e| {
-            Fault::new(Termination::Disconnect, format!("cannot start {}: {e}", spec.name))
+            let dir = spec.dir.as_ref().map(|d| format!(" in {}", d.display())).unwrap_or_default();
+            let program = Path::new(program).display();
+            Fault::new(Termination::Disconnect, format!("cannot start '{program}'{dir}: {e}"))
         })?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             return Err(Fault::new(Termination::Disconnect, "no pipes to the engine"));

@@ -24,7 +24,7 @@ pub struct Referee {
     pub engines: Vec<EngineSpec>,
     /// The `igroteka` executable for built-ins.
     pub igroteka: PathBuf,
-    /// The ply cap (moves from the base position, opening included).
+    /// The ply cap (moves from the base position, opening included; 0: none).
     pub max_plies: u32,
     /// Time an engine may overrun its clock or movetime before it forfeits.
     pub time_margin: Duration,
@@ -137,11 +137,12 @@ impl Referee {
         let mut clocks =
             limits.map(|l| l.tc.map(|tc| Clock { left_ms: tc.base_ms, inc_ms: tc.inc_ms }));
         loop {
-            if let Some(outcome) = pos.outcome() {
-                return End::Rules(outcome);
-            }
-            if moves.len() >= self.max_plies as usize {
-                return End::MaxPlies(pos.adjudicate());
+            if let Some(outcome) = pos.outcome_within(moves.len(), self.max_plies) {
+                return if pos.outcome().is_some() {
+                    End::Rules(outcome)
+                } else {
+                    End::MaxPlies(outcome)
+                };
             }
             let side = pos.side_to_move();
             let Some(engine) = engines[side].as_mut() else { unreachable!("both engines started") };

@@ -23,7 +23,7 @@ pub struct MatchArgs {
     /// The second player's engine.
     #[arg(long, default_value = "mcts")]
     p2: EngineKind,
-    /// Stop and adjudicate after this many plies (default: the game's cap).
+    /// Stop and adjudicate after this many plies (default: the game's cap; 0: none).
     #[arg(long)]
     max_plies: Option<u32>,
     /// Print only the moves and the result, no boards.
@@ -52,14 +52,11 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     if !args.quiet {
         writeln!(out, "{}", pos.board_text())?;
     }
-    let mut ply = 0;
+    let mut ply: u32 = 0;
     let mut memories = ByPlayer::<Memory>::default();
     let outcome = loop {
-        if let Some(outcome) = pos.outcome() {
+        if let Some(outcome) = pos.outcome_within(ply as usize, cap) {
             break outcome;
-        }
-        if ply >= cap {
-            break pos.adjudicate();
         }
         let side = pos.side_to_move();
         let engine = if side == board_core::Player::First { args.p1 } else { args.p2 };

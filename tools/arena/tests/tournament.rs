@@ -12,7 +12,27 @@ use board_core::tictactoe::TicTacToe;
 use clap::Parser;
 use search::GameEntry;
 
-const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
+/// A test program of this crate's `examples/`, which `cargo test -p arena`
+/// builds next to the test binaries (`target/<profile>/examples`).
+fn example(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let path = exe
+        .ancestors()
+        .nth(2)
+        .unwrap()
+        .join("examples")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.exists(),
+        "{} is missing: run `cargo test -p arena`, which builds it",
+        path.display()
+    );
+    path
+}
+
+fn fake() -> String {
+    example("fake-engine").display().to_string()
+}
 
 #[derive(Parser)]
 struct Cli {
@@ -33,7 +53,7 @@ fn scratch(name: &str) -> PathBuf {
 
 fn arena(args: &[String]) -> anyhow::Result<()> {
     let cli = Cli::try_parse_from(std::iter::once("arena".to_owned()).chain(args.iter().cloned()))?;
-    arena::run(games(), PathBuf::from(FAKE), cli.arena)
+    arena::run(games(), example("fake-engine"), cli.arena)
 }
 
 fn args(text: &[&str]) -> Vec<String> {
@@ -104,7 +124,7 @@ fn misbehaving_engines_lose_with_the_right_termination() {
         args(&[
             "--engine",
             &format!("name={name}"),
-            &format!("cmd={FAKE} --mode {mode} --at 2 --delay 1500"),
+            &format!("cmd={} --mode {mode} --at 2 --delay 1500", fake()),
         ])
     };
     let mut a = args(&["--engine", "name=good", "builtin=random"]);
@@ -161,7 +181,7 @@ fn a_result_disagreement_is_reported() {
         "builtin=random",
         "--engine",
         "name=liar",
-        &format!("cmd={FAKE} --mode liar"),
+        &format!("cmd={} --mode liar", fake()),
         "--rounds",
         "3",
         "--each",
@@ -249,7 +269,7 @@ fn kill_and_resume_lose_nothing() {
     let jsonl = dir.join("games.jsonl");
     let pgn = dir.join("games.pgn");
     let command = || {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_tictactoe-arena"));
+        let mut c = Command::new(example("tictactoe-arena"));
         c.args(["--rounds", "8", "--each", "nodes=1", "--concurrency", "2", "--quiet"])
             .arg("--state")
             .arg(&state)
@@ -444,7 +464,7 @@ fn an_engine_that_cannot_start_stops_the_tournament_before_any_output() {
         let mut a = small(&dir);
         a.extend(args(&["--engine", "name=broken", engine]));
         if engine.starts_with("dir") {
-            a.push(format!("cmd={FAKE}"));
+            a.push(format!("cmd={}", fake()));
         }
         let err = error_of(&a);
         assert!(err.contains("broken") && err.contains(named), "{err}");

@@ -1,0 +1,29 @@
+//! What a normal build of the arena (and so of `igroteka`) compiles: no test
+//! code. The test engines live in `examples/`, board-core's `testkit` only in
+//! the dev-dependencies.
+
+/// The lines of `[section]` in the arena's manifest.
+fn section(manifest: &str, name: &str) -> Vec<String> {
+    let header = format!("[{name}]");
+    manifest
+        .lines()
+        .skip_while(|line| line.trim() != header)
+        .skip(1)
+        .take_while(|line| !line.trim_start().starts_with('['))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn normal_builds_take_no_testkit_and_ship_no_test_engines() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let manifest = std::fs::read_to_string(format!("{dir}/Cargo.toml")).unwrap();
+    let dependencies = section(&manifest, "dependencies");
+    assert!(!dependencies.is_empty(), "{manifest}");
+    assert!(dependencies.iter().all(|l| !l.contains("testkit")), "{dependencies:?}");
+    assert!(section(&manifest, "dev-dependencies").iter().any(|l| l.contains("testkit")));
+    assert!(!std::path::Path::new(&format!("{dir}/src/bin")).exists(), "binaries in src/bin");
+    for example in ["fake-engine", "tictactoe-arena"] {
+        assert!(std::path::Path::new(&format!("{dir}/examples/{example}.rs")).exists());
+    }
+}

@@ -7,13 +7,14 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use board_core::{Outcome, Player, Rng};
+use board_core::{Player, Rng};
 use search::{EngineKind, GameEntry, Limits, Memory, SearchGame, Think, find_game};
 
 use crate::options::{Effect, Options, variant_of};
 use crate::referee::{Referee, p_name};
 use crate::{
-    Count, EngineMessage, Go, GuiMessage, LineError, Lines, Query, SearchInfo, time_budget,
+    Count, EngineMessage, Go, GuiMessage, LineError, Lines, Query, SearchInfo, result_word,
+    time_budget,
 };
 
 /// The default depth of `bench`.
@@ -389,16 +390,6 @@ impl<W: Write + Send + 'static> Engine<W> {
             self.out.error("a search is running; send stop first")?;
         }
         Ok(busy)
-    }
-}
-
-/// `p1win`, `p2win`, `draw` or `none`, as UGI's `query result` answers.
-fn result_word(outcome: Option<Outcome>) -> &'static str {
-    match outcome.map(|end| end.winner) {
-        Some(Some(Player::First)) => "p1win",
-        Some(Some(Player::Second)) => "p2win",
-        Some(None) => "draw",
-        None => "none",
     }
 }
 

@@ -28,3 +28,17 @@ fn normal_builds_take_no_testkit_and_ship_no_test_engines() {
         assert!(std::path::Path::new(&format!("{dir}/examples/{example}.rs")).exists());
     }
 }
+
+#[test]
+fn the_arena_speaks_the_protocol_without_its_engine() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let arena = std::fs::read_to_string(format!("{dir}/Cargo.toml")).unwrap();
+    let uses = section(&arena, "dependencies");
+    let protocol = uses.iter().find(|l| l.starts_with("protocol")).expect("depends on protocol");
+    assert!(protocol.contains("default-features = false"), "{protocol}");
+    let manifest = std::fs::read_to_string(format!("{dir}/../../protocol/Cargo.toml")).unwrap();
+    let search = section(&manifest, "dependencies");
+    let search = search.iter().find(|l| l.starts_with("search")).expect("protocol uses search");
+    assert!(search.contains("optional = true"), "{search}");
+    assert!(section(&manifest, "features").iter().any(|l| l.contains("engine = [\"dep:search\"]")));
+}

@@ -2,7 +2,7 @@
 //! match, for every registered game.
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 use pretty_assertions::assert_eq;
 
@@ -10,14 +10,19 @@ fn igroteka(args: &[&str]) -> Output {
     igroteka_with_input(args, "")
 }
 
-fn igroteka_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_igroteka"))
+/// `igroteka args` with every standard stream a pipe.
+fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_igroteka"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("igroteka starts");
+        .expect("igroteka starts")
+}
+
+fn igroteka_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = spawn(args);
     // A command that refuses its input may stop reading before it is all written.
     let _ = child.stdin.take().expect("stdin").write_all(input.as_bytes());
     child.wait_with_output().expect("igroteka runs")
@@ -232,13 +237,7 @@ fn replay_accepts_adiyukh_short_notation_as_published() {
 /// Runs `args` with stdout a pipe whose reader has closed; returns the status
 /// code and stderr.
 fn with_closed_stdout(args: &[&str], input: &str) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_igroteka"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("igroteka starts");
+    let mut child = spawn(args);
     drop(child.stdout.take());
     // The command may stop reading before the input is all written.
     let _ = child.stdin.take().expect("stdin").write_all(input.as_bytes());
@@ -269,7 +268,6 @@ fn small_arena(dir: &std::path::Path) -> Vec<String> {
         "builtin=random",
         "--rounds",
         "1",
-        "--quiet",
         "--pgnout",
         &path("games.pgn"),
         "--jsonl",
@@ -308,6 +306,10 @@ fn every_command_stops_quietly_when_its_reader_goes_away() {
 fn a_line_without_end_is_refused_not_buffered() {
     let endless = "x".repeat(2 << 20);
     let out = igroteka_with_input(&["replay", "--game", "otrazhenie"], &endless);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("line 1 is longer than 1048576 bytes"), "{}", stderr(&out));
+    let out =
+        igroteka_with_input(&["play", "--game", "otrazhenie", "--engine", "random"], &endless);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("line 1 is longer than 1048576 bytes"), "{}", stderr(&out));
     // The engine answers the long line with an error and goes on.
@@ -359,4 +361,30 @@ fn perft_depth_zero_counts_the_position_itself() {
     let text = stdout(&out);
     assert!(text.starts_with("depth 0 nodes 1 time "), "{text}");
     assert_eq!(text.lines().count(), 1, "{text}");
+}
+
+#[test]
+fn arena_progress_lines_number_games_as_the_jsonl_ids() {
+    let dir = scratch("ids");
+    let args = small_arena(&dir);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = igroteka(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    let mut progress: Vec<&str> = err
+        .lines()
+        .filter_map(|l| l.split("Finished game ").nth(1))
+        .filter_map(|rest| rest.split_whitespace().next())
+        .collect();
+    let records = std::fs::read_to_string(dir.join("games.jsonl")).expect("jsonl written");
+    let mut ids: Vec<&str> = records
+        .lines()
+        .filter_map(|l| l.strip_prefix("{\"id\":"))
+        .filter_map(|rest| rest.split(',').next())
+        .collect();
+    progress.sort_unstable();
+    ids.sort_unstable();
+    assert_eq!(ids.len(), 2, "{records}");
+    assert_eq!(progress, ids, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

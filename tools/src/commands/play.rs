@@ -1,6 +1,6 @@
 //! `igroteka play`: a person against a built-in engine in the terminal.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 
 use board_core::Player;
 use clap::{Args, ValueEnum};
@@ -43,7 +43,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
     writeln!(out, "You play {} against {}. {HELP}", names[human], args.engine)?;
     let mut history: Vec<Box<dyn SearchGame>> = vec![start];
     let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut lines = protocol::Lines::new(stdin.lock());
     let mut show_board = true;
     let mut memory = Memory::default();
     while let Some(pos) = history.last() {

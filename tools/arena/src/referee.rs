@@ -230,7 +230,7 @@ impl Referee {
                 Some(Heard::Message(EngineMessage::ReadyOk)) => probe_sent = None,
                 Some(Heard::Message(EngineMessage::Info(_) | EngineMessage::InfoString(_))) => {}
                 Some(Heard::Unreadable(line, e)) if is_bestmove(&line) => {
-                    return Err(Fault::new(Termination::GarbageOutput, format!("'{line}': {e}")));
+                    return Err(Fault::new(Termination::GarbageOutput, e.to_string()));
                 }
                 Some(_) => {
                     others += 1;

@@ -1,6 +1,6 @@
 //! `igroteka play`: a person against a built-in engine in the terminal.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 
 use board_core::Player;
 use clap::{Args, ValueEnum};
@@ -39,19 +39,20 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
         Side::Second => Player::Second,
     };
     let names = entry.player_names;
-    println!("You play {} against {}. {HELP}", names[human], args.engine);
+    let mut out = std::io::stdout();
+    writeln!(out, "You play {} against {}. {HELP}", names[human], args.engine)?;
     let mut history: Vec<Box<dyn SearchGame>> = vec![start];
     let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut lines = protocol::Lines::new(stdin.lock());
     let mut show_board = true;
     let mut memory = Memory::default();
     while let Some(pos) = history.last() {
         if show_board {
-            println!("\n{}", pos.board_text());
+            writeln!(out, "\n{}", pos.board_text())?;
         }
         show_board = true;
         if let Some(outcome) = pos.outcome() {
-            println!("Game over: {outcome}");
+            writeln!(out, "Game over: {outcome}")?;
             return Ok(());
         }
         if pos.side_to_move() != human {
@@ -59,20 +60,21 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
             let Some((mv, info)) = best_move(pos.as_ref(), &think, &mut memory) else { break };
             let mut next = pos.clone();
             next.play_move_text(&mv)?;
-            println!(
+            writeln!(
+                out,
                 "{} plays {mv}   (score {}, depth {}, {} nodes)",
                 names[human.other()],
                 info.score,
                 info.depth,
                 info.nodes
-            );
+            )?;
             history.push(next);
             continue;
         }
-        print!("{} to move> ", names[human]);
-        std::io::stdout().flush()?;
+        write!(out, "{} to move> ", names[human])?;
+        out.flush()?;
         let Some(line) = lines.next() else {
-            println!();
+            writeln!(out)?;
             return Ok(());
         };
         let line = line?;
@@ -80,12 +82,12 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
             "" => show_board = false,
             "quit" | "exit" => return Ok(()),
             "help" => {
-                println!("{HELP}");
+                writeln!(out, "{HELP}")?;
                 show_board = false;
             }
             "board" => {}
             "moves" => {
-                println!("{}", pos.legal_move_texts().join(" "));
+                writeln!(out, "{}", pos.legal_move_texts().join(" "))?;
                 show_board = false;
             }
             "undo" => {
@@ -95,7 +97,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
                 match back {
                     Some(i) => history.truncate(i + 1),
                     None => {
-                        println!("nothing to undo");
+                        writeln!(out, "nothing to undo")?;
                         show_board = false;
                     }
                 }
@@ -105,7 +107,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
                 match next.play_move_text(text) {
                     Ok(_) => history.push(next),
                     Err(e) => {
-                        println!("{e} (type 'moves' for the legal moves)");
+                        writeln!(out, "{e} (type 'moves' for the legal moves)")?;
                         show_board = false;
                     }
                 }

@@ -2,7 +2,7 @@
 //! match, for every registered game.
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 use pretty_assertions::assert_eq;
 
@@ -10,15 +10,21 @@ fn igroteka(args: &[&str]) -> Output {
     igroteka_with_input(args, "")
 }
 
-fn igroteka_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_igroteka"))
+/// `igroteka args` with every standard stream a pipe.
+fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_igroteka"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("igroteka starts");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write stdin");
+        .expect("igroteka starts")
+}
+
+fn igroteka_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = spawn(args);
+    // A command that refuses its input may stop reading before it is all written.
+    let _ = child.stdin.take().expect("stdin").write_all(input.as_bytes());
     child.wait_with_output().expect("igroteka runs")
 }
 
@@ -226,4 +232,159 @@ fn replay_accepts_adiyukh_short_notation_as_published() {
     let bad = igroteka(&["replay", "--game", "adiyukh", "gh4", "c:e5"]);
     assert_eq!(bad.status.code(), Some(1));
     assert!(stderr(&bad).contains("move 2 (c:e5)"), "{}", stderr(&bad));
+}
+
+/// Runs `args` with stdout a pipe whose reader has closed; returns the status
+/// code and stderr.
+fn with_closed_stdout(args: &[&str], input: &str) -> (Option<i32>, String) {
+    let mut child = spawn(args);
+    drop(child.stdout.take());
+    // The command may stop reading before the input is all written.
+    let _ = child.stdin.take().expect("stdin").write_all(input.as_bytes());
+    let out = child.wait_with_output().expect("igroteka runs");
+    (out.status.code(), stderr(&out))
+}
+
+/// A scratch directory for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("igroteka-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// A two-game tournament of random players on Otrazhenie, with its records.
+fn small_arena(dir: &std::path::Path) -> Vec<String> {
+    let path = |name: &str| dir.join(name).to_str().expect("utf-8 path").to_owned();
+    let words = [
+        "arena",
+        "--game",
+        "otrazhenie",
+        "--engine",
+        "name=a",
+        "builtin=random",
+        "--engine",
+        "name=b",
+        "builtin=random",
+        "--rounds",
+        "1",
+        "--pgnout",
+        &path("games.pgn"),
+        "--jsonl",
+        &path("games.jsonl"),
+    ];
+    words.iter().map(|w| (*w).to_owned()).collect()
+}
+
+#[test]
+fn every_command_stops_quietly_when_its_reader_goes_away() {
+    let dir = scratch("pipe");
+    let arena: Vec<String> = small_arena(&dir);
+    let arena: Vec<&str> = arena.iter().map(String::as_str).collect();
+    let jsonl = dir.join("games.jsonl");
+    let runs: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["games"], ""),
+        (vec!["show", "--game", "city"], ""),
+        (vec!["perft", "--game", "otrazhenie", "--depth", "2", "--divide"], ""),
+        (vec!["replay", "--game", "otrazhenie", "a1-a5"], ""),
+        (vec!["match", "--game", "otrazhenie", "--p1", "random", "--p2", "random"], ""),
+        (vec!["play", "--game", "otrazhenie", "--engine", "random"], "moves\nquit\n"),
+        (vec!["engine", "--game", "otrazhenie"], "ugi\nisready\nquit\n"),
+        (arena, ""),
+        (vec!["arena", "merge", jsonl.to_str().expect("utf-8 path")], ""),
+    ];
+    for (args, input) in runs {
+        let (code, err) = with_closed_stdout(&args, input);
+        assert!(matches!(code, Some(0 | 1 | 141)), "{args:?}: status {code:?}: {err}");
+        assert!(!err.contains("panicked") && !err.contains("failed printing"), "{args:?}: {err}");
+    }
+    assert!(jsonl.exists(), "the arena played before its output closed");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_line_without_end_is_refused_not_buffered() {
+    let endless = "x".repeat(2 << 20);
+    let out = igroteka_with_input(&["replay", "--game", "otrazhenie"], &endless);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("line 1 is longer than 1048576 bytes"), "{}", stderr(&out));
+    let out =
+        igroteka_with_input(&["play", "--game", "otrazhenie", "--engine", "random"], &endless);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("line 1 is longer than 1048576 bytes"), "{}", stderr(&out));
+    // The engine answers the long line with an error and goes on.
+    let out =
+        igroteka_with_input(&["engine", "--game", "otrazhenie"], &format!("{endless}\nisready\n"));
+    let text = stdout(&out);
+    assert!(text.contains("info string error: line 1 is longer than 1048576 bytes"), "{text}");
+    assert!(text.contains("readyok"), "{text}");
+    assert!(text.len() < 1000, "no echo of the long line: {} bytes", text.len());
+}
+
+#[test]
+fn replay_reads_the_arena_pgn_and_refuses_tokens_that_are_not_moves() {
+    let dir = scratch("pgn");
+    let args = small_arena(&dir);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = igroteka(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let pgn = std::fs::read_to_string(dir.join("games.pgn")).expect("pgn written");
+    let games: Vec<&str> = pgn.split("[Event ").skip(1).collect();
+    assert_eq!(games.len(), 2, "{pgn}");
+    for game in games {
+        let record = format!("[Event {game}");
+        let replay = igroteka_with_input(&["replay", "--game", "otrazhenie"], &record);
+        assert!(replay.status.success(), "{record}\n{}", stderr(&replay));
+        let result = record
+            .lines()
+            .find_map(|l| l.strip_prefix("[Result \""))
+            .and_then(|r| r.strip_suffix("\"]"))
+            .expect("a Result tag");
+        let capped = record.contains("[Termination \"max plies\"]");
+        let last = stdout(&replay).lines().last().unwrap_or_default().to_owned();
+        let expected = if capped { "result *".to_owned() } else { format!("result {result}") };
+        assert!(last.starts_with(&expected), "{last} for {record}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    // A move typed in full-width letters is refused with its number, not dropped.
+    for bad in ["ｈ8-ｈ6", "һ8-һ6"] {
+        let out = igroteka(&["replay", "--game", "otrazhenie", "a1-a5", bad, "h1-h2"]);
+        assert_eq!(out.status.code(), Some(1), "{bad}");
+        assert!(stderr(&out).contains(&format!("move 2 ({bad})")), "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn perft_depth_zero_counts_the_position_itself() {
+    let out = igroteka(&["perft", "--game", "otrazhenie", "--depth", "0"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("depth 0 nodes 1 time "), "{text}");
+    assert_eq!(text.lines().count(), 1, "{text}");
+}
+
+#[test]
+fn arena_progress_lines_number_games_as_the_jsonl_ids() {
+    let dir = scratch("ids");
+    let args = small_arena(&dir);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = igroteka(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    let mut progress: Vec<&str> = err
+        .lines()
+        .filter_map(|l| l.split("Finished game ").nth(1))
+        .filter_map(|rest| rest.split_whitespace().next())
+        .collect();
+    let records = std::fs::read_to_string(dir.join("games.jsonl")).expect("jsonl written");
+    let mut ids: Vec<&str> = records
+        .lines()
+        .filter_map(|l| l.strip_prefix("{\"id\":"))
+        .filter_map(|rest| rest.split(',').next())
+        .collect();
+    progress.sort_unstable();
+    ids.sort_unstable();
+    assert_eq!(ids.len(), 2, "{records}");
+    assert_eq!(progress, ids, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

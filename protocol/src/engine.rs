@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use search::Score;
+use board_core::{Outcome, Player, Score};
 
 use crate::ParseError;
 use crate::error::quote;
@@ -78,6 +78,7 @@ pub struct SearchInfo {
     pub pv: Vec<String>,
 }
 
+#[cfg(feature = "engine")]
 impl SearchInfo {
     /// The info line of a search's progress report.
     pub fn of(info: &search::Info<String>) -> Self {
@@ -90,6 +91,23 @@ impl SearchInfo {
             time_ms: Some(u64::try_from(info.time.as_millis()).unwrap_or(u64::MAX)),
             pv: info.pv.clone(),
         }
+    }
+}
+
+/// The word `query result` is answered with: `p1win`, `p2win`, `draw`, or
+/// `none` while the game goes on.
+///
+/// ```
+/// use board_core::{Outcome, Player};
+/// assert_eq!(protocol::result_word(Some(Outcome::win(Player::Second, "mate"))), "p2win");
+/// assert_eq!(protocol::result_word(None), "none");
+/// ```
+pub fn result_word(outcome: Option<Outcome>) -> &'static str {
+    match outcome.map(|end| end.winner) {
+        Some(Some(Player::First)) => "p1win",
+        Some(Some(Player::Second)) => "p2win",
+        Some(None) => "draw",
+        None => "none",
     }
 }
 

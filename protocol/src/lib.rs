@@ -5,9 +5,12 @@
 //!
 //! - [`GuiMessage`] and [`EngineMessage`]: one type per direction, read with
 //!   `FromStr` and written with `Display` (pure, round-trip tested).
-//! - [`run_engine`]: the engine loop over any reader and writer, for any game
-//!   of a [`search::GameEntry`] registry. Searches run on their own thread, so
-//!   `stop`, `isready` and `quit` are answered while one runs.
+//! - `run_engine` (feature `engine`, on by default): the engine loop over any
+//!   reader and writer, for any game of a `search::GameEntry` registry.
+//!   Searches run on their own thread, so `stop`, `isready` and `quit` are
+//!   answered while one runs. Clients that only speak the messages (the
+//!   arena, a GUI server) turn the feature off and need no search.
+//! - [`Lines`]: lines with a length limit, for every reader of untrusted input.
 //!
 //! The wire format, every command and option, and the edge rules are described
 //! for GUI authors in `docs/protocol.md`.
@@ -22,13 +25,20 @@ mod clock;
 mod engine;
 mod error;
 mod gui;
+mod lines;
+#[cfg(feature = "engine")]
 mod options;
+#[cfg(feature = "engine")]
 mod referee;
+#[cfg(feature = "engine")]
 mod run;
+#[cfg(feature = "engine")]
 mod view;
 
 pub use clock::time_budget;
-pub use engine::{Count, EngineMessage, OptionDecl, OptionKind, SearchInfo};
+pub use engine::{Count, EngineMessage, OptionDecl, OptionKind, SearchInfo, result_word};
 pub use error::ParseError;
 pub use gui::{Go, GuiMessage, PositionBase, Query};
+pub use lines::{LineError, Lines, MAX_LINE_BYTES};
+#[cfg(feature = "engine")]
 pub use run::{EngineSettings, run_engine};

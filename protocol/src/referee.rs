@@ -115,8 +115,7 @@ impl Referee {
         if let Some(forfeit) = &self.forfeit {
             return Some(Outcome::win(forfeit.loser.other(), "illegal move"));
         }
-        let capped = max_plies > 0 && self.moves.len() >= max_plies as usize;
-        self.current.outcome().or_else(|| capped.then(|| self.current.adjudicate()))
+        self.current.outcome_within(self.moves.len(), max_plies)
     }
 }
 

@@ -7,14 +7,17 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use board_core::{Outcome, Player, Rng};
+use board_core::{Player, Rng};
 use search::{EngineKind, GameEntry, Limits, Memory, SearchGame, Think, find_game};
 
 use crate::error::{capped, quote};
 use crate::options::{Effect, Options, variant_of};
 use crate::referee::{Referee, p_name};
 use crate::view;
-use crate::{Count, EngineMessage, Go, GuiMessage, Query, SearchInfo, time_budget};
+use crate::{
+    Count, EngineMessage, Go, GuiMessage, LineError, Lines, Query, SearchInfo, result_word,
+    time_budget,
+};
 
 /// The default depth of `bench`.
 const BENCH_DEPTH: u32 = 5;
@@ -167,14 +170,16 @@ impl<W: Write + Send + 'static> Engine<W> {
         })
     }
 
-    fn read(&mut self, mut input: impl BufRead) -> io::Result<End> {
-        let mut buffer = Vec::new();
-        loop {
-            buffer.clear();
-            if input.read_until(b'\n', &mut buffer)? == 0 {
-                return Ok(End::Input);
-            }
-            let line = String::from_utf8_lossy(&buffer);
+    fn read(&mut self, input: impl BufRead) -> io::Result<End> {
+        for line in Lines::new(input) {
+            let line = match line {
+                Ok(line) => line,
+                Err(LineError::Io(e)) => return Err(e),
+                Err(e) => {
+                    self.out.error(e)?;
+                    continue;
+                }
+            };
             if line.trim().is_empty() {
                 continue;
             }
@@ -184,6 +189,7 @@ impl<W: Write + Send + 'static> Engine<W> {
                 Err(e) => self.out.error(e)?,
             }
         }
+        Ok(End::Input)
     }
 
     fn handle(&mut self, msg: GuiMessage) -> io::Result<()> {
@@ -442,16 +448,6 @@ impl<W: Write + Send + 'static> Engine<W> {
             self.out.error("a search is running; send stop first")?;
         }
         Ok(busy)
-    }
-}
-
-/// `p1win`, `p2win`, `draw` or `none`, as UGI's `query result` answers.
-pub(crate) fn result_word(outcome: Option<Outcome>) -> &'static str {
-    match outcome.map(|end| end.winner) {
-        Some(Some(Player::First)) => "p1win",
-        Some(Some(Player::Second)) => "p2win",
-        Some(None) => "draw",
-        None => "none",
     }
 }
 

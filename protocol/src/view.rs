@@ -6,7 +6,7 @@ use board_core::view::Piece;
 use board_core::{ByPlayer, DynGame, Outcome, Player};
 use serde_json::{Value, json};
 
-use crate::run::result_word;
+use crate::result_word;
 
 /// 1 or 2.
 fn number(player: Player) -> u8 {

@@ -5,6 +5,7 @@ mod commands;
 mod position;
 mod registry;
 
+use std::io::{ErrorKind, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -40,10 +41,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
-        Command::Games => {
-            list_games();
-            Ok(true)
-        }
+        Command::Games => list_games().map(|()| true),
         Command::Perft(args) => commands::perft::run(args).map(|()| true),
         Command::Replay(args) => commands::replay::run(args),
         Command::Show(args) => commands::show::run(args).map(|()| true),
@@ -58,6 +56,9 @@ fn main() -> ExitCode {
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
+        // The reader of our output is gone (`igroteka ... | head`): stop
+        // quietly with the status a shell gives a process killed by SIGPIPE.
+        Err(e) if is_broken_pipe(&e) => ExitCode::from(141),
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
@@ -65,15 +66,25 @@ fn main() -> ExitCode {
     }
 }
 
-fn list_games() {
+/// Whether `error` comes from writing to a pipe whose reader has closed.
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == ErrorKind::BrokenPipe)
+    })
+}
+
+fn list_games() -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
     for game in registry::GAMES {
-        println!(
+        writeln!(
+            out,
             "{:<12} variants: {:<22} first: {:<6} second: {:<6} max plies: {}",
             game.name,
             game.variants.join(", "),
             game.player_names.first,
             game.player_names.second,
             game.default_max_plies
-        );
+        )?;
     }
+    Ok(())
 }

@@ -28,7 +28,9 @@ impl PositionArgs {
     pub fn position(&self) -> anyhow::Result<(&'static GameEntry, Box<dyn SearchGame>)> {
         let entry = registry::game(&self.game)?;
         let mut pos = base_position(entry, self.variant.as_deref(), self.fen.as_deref())?;
-        let moves: Vec<&str> = self.moves.as_deref().map(move_tokens).unwrap_or_default();
+        let moves = arena::read_movetext(self.moves.as_deref().unwrap_or_default())
+            .context("--moves")?
+            .moves;
         play_all(pos.as_mut(), &moves).context("--moves")?;
         Ok((entry, pos))
     }
@@ -51,38 +53,8 @@ pub fn base_position(
 pub fn play_all(pos: &mut dyn SearchGame, moves: &[&str]) -> anyhow::Result<()> {
     for (i, text) in moves.iter().enumerate() {
         if let Err(e) = pos.play_move_text(text) {
-            bail!("move {} ({text}): {e}", i + 1);
+            bail!("move {} ({text}) refused: {e}", i + 1);
         }
     }
     Ok(())
-}
-
-/// The move tokens of a game record: move numbers (`12.`, `12...`, or glued
-/// as in `1.ba5`) are dropped, trailing `!` and `?` stripped, and tokens with
-/// no ASCII letter or digit (annotations such as `!?`, `Д.`, `Пр.`) skipped.
-pub fn move_tokens(record: &str) -> Vec<&str> {
-    record
-        .split_whitespace()
-        .map(|token| {
-            let digits = token.trim_start_matches(|c: char| c.is_ascii_digit());
-            let numbered = digits.len() < token.len() && digits.starts_with('.');
-            let token = if numbered { digits.trim_start_matches('.') } else { token };
-            token.trim_end_matches(['!', '?'])
-        })
-        .filter(|token| token.chars().any(|c| c.is_ascii_alphanumeric()))
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::move_tokens;
-
-    #[test]
-    fn record_tokens_drop_numbers_and_annotations() {
-        assert_eq!(
-            move_tokens("1.ba5 bc5 2. cb4! cd4?! 3... d:b2 Д. Пр. 4.c1-c3"),
-            vec!["ba5", "bc5", "cb4", "cd4", "d:b2", "c1-c3"]
-        );
-        assert_eq!(move_tokens("a1-a5 pass @e5 12."), vec!["a1-a5", "pass", "@e5"]);
-    }
 }

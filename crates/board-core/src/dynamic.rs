@@ -33,6 +33,14 @@ pub trait DynGame: fmt::Debug + Send + Sync + Any {
     fn outcome(&self) -> Option<Outcome>;
     /// The result at a tool's ply cap ([`Game::adjudicate`]).
     fn adjudicate(&self) -> Outcome;
+    /// How a game that has lasted `plies` plies ends under a tool's ply cap
+    /// `max_plies` (0: no cap): by the rules, or at the cap by
+    /// [`adjudicate`](Self::adjudicate); `None` while it goes on. The one
+    /// rule every tool (arena, engine, `match`) applies; do not override.
+    fn outcome_within(&self, plies: usize, max_plies: u32) -> Option<Outcome> {
+        let capped = max_plies > 0 && plies >= max_plies as usize;
+        self.outcome().or_else(|| capped.then(|| self.adjudicate()))
+    }
     /// Every legal move in canonical notation.
     fn legal_move_texts(&self) -> Vec<String>;
     /// The canonical notation of `text` if it is a legal move here.

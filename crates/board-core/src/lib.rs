@@ -10,6 +10,7 @@
 //! - [`perft`]: move-path counting with divide.
 //! - [`DynGame`]: any game behind one object-safe trait, text at the boundary.
 //! - [`Rng`] and [`zobrist_keys`]: seeded randomness without dependencies.
+//! - [`Score`]: a searched value (`cp`, `win`, `loss`), as engines report it.
 //! - [`coords`]: square names on rectangular boards.
 //! - [`view`]: how a game looks ([`Describe`]), for GUIs that know no rules.
 //! - `testkit` (feature `testkit`): the conformance suite every game runs, and
@@ -24,6 +25,7 @@ mod game;
 mod outcome;
 mod player;
 mod rng;
+mod score;
 
 pub mod coords;
 pub mod perft;
@@ -49,4 +51,5 @@ pub use game::{Evaluate, Game};
 pub use outcome::Outcome;
 pub use player::{ByPlayer, Player};
 pub use rng::{Rng, zobrist_keys};
+pub use score::Score;
 pub use view::Describe;

@@ -5,6 +5,7 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
+use protocol::{EngineMessage, GuiMessage, ParseError};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
@@ -16,7 +17,7 @@ use crate::record::Termination;
 /// The longest line an engine may write.
 const MAX_LINE: usize = 64 * 1024;
 /// Lines that are no reply the arena waits for, tolerated per wait.
-const MAX_UNRECOGNISED: u32 = 1000;
+pub(crate) const MAX_UNRECOGNISED: u32 = 1000;
 
 /// What went wrong with an engine: the termination it causes and a detail.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,22 +47,14 @@ pub struct Engine {
     events: mpsc::UnboundedReceiver<Event>,
 }
 
-/// A reply line: first token and the rest.
-pub struct Reply {
-    /// The line.
-    pub line: String,
-}
-
-impl Reply {
-    /// The tokens after the first.
-    pub fn args(&self) -> impl Iterator<Item = &str> {
-        self.line.split_whitespace().skip(1)
-    }
-
-    /// The first token.
-    pub fn keyword(&self) -> &str {
-        self.line.split_whitespace().next().unwrap_or("")
-    }
+/// A line the engine wrote: a protocol message, or a line that is none
+/// (ignored, as the protocol asks, unless too many come).
+#[derive(Debug)]
+pub enum Heard {
+    /// A message the protocol crate reads.
+    Message(EngineMessage),
+    /// Any other line, with why it is no message.
+    Unreadable(String, ParseError),
 }
 
 impl Engine {
@@ -75,18 +68,19 @@ impl Engine {
         game: &str,
         variant: &str,
     ) -> Result<Engine, Fault> {
-        let mut command = match &spec.program {
+        let (program, args) = match &spec.program {
             Program::Builtin(_) => {
-                let mut c = Command::new(igroteka);
-                c.args(["engine", "--game", game, "--variant", variant]);
-                c
+                (igroteka.as_os_str(), vec!["engine", "--game", game, "--variant", variant])
             }
-            Program::External(words) => {
-                let mut c = Command::new(&words[0]);
-                c.args(&words[1..]);
-                c
-            }
+            Program::External(words) => match words.split_first() {
+                Some((program, args)) => {
+                    (program.as_ref(), args.iter().map(String::as_str).collect())
+                }
+                None => return Err(Fault::new(Termination::Disconnect, "no program to start")),
+            },
         };
+        let mut command = Command::new(program);
+        command.args(args);
         if let Some(dir) = &spec.dir {
             command.current_dir(dir);
         }
@@ -96,7 +90,9 @@ impl Engine {
             .stderr(Stdio::null())
             .kill_on_drop(true);
         let mut child = command.spawn().map_err(|e| {
-            Fault::new(Termination::Disconnect, format!("cannot start {}: {e}", spec.name))
+            let dir = spec.dir.as_ref().map(|d| format!(" in {}", d.display())).unwrap_or_default();
+            let program = Path::new(program).display();
+            Fault::new(Termination::Disconnect, format!("cannot start '{program}'{dir}: {e}"))
         })?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             return Err(Fault::new(Termination::Disconnect, "no pipes to the engine"));
@@ -106,21 +102,19 @@ impl Engine {
         Ok(Engine { child, stdin, events })
     }
 
-    /// Writes one line.
+    /// Writes one message.
     ///
     /// # Errors
     /// `disconnect` when the pipe is closed.
-    pub async fn send(&mut self, line: &str) -> Result<(), Fault> {
-        let mut bytes = Vec::with_capacity(line.len() + 1);
-        bytes.extend_from_slice(line.as_bytes());
-        bytes.push(b'\n');
+    pub async fn send(&mut self, message: &GuiMessage) -> Result<(), Fault> {
+        let line = format!("{message}\n");
         let write = async {
-            self.stdin.write_all(&bytes).await?;
+            self.stdin.write_all(line.as_bytes()).await?;
             self.stdin.flush().await
         };
         match write.await {
             Ok(()) => Ok(()),
-            Err(e) => Err(self.disconnect(&format!("writing '{line}': {e}")).await),
+            Err(e) => Err(self.disconnect(&format!("writing '{message}': {e}")).await),
         }
     }
 
@@ -129,10 +123,13 @@ impl Engine {
     /// # Errors
     /// `disconnect` at the end of output, `garbage output` for bytes that are
     /// no text line.
-    pub async fn next_line(&mut self, deadline: Instant) -> Result<Option<Reply>, Fault> {
+    pub async fn next_line(&mut self, deadline: Instant) -> Result<Option<Heard>, Fault> {
         match tokio::time::timeout_at(deadline, self.events.recv()).await {
             Err(_) => Ok(None),
-            Ok(Some(Event::Line(line))) => Ok(Some(Reply { line })),
+            Ok(Some(Event::Line(line))) => Ok(Some(match line.parse() {
+                Ok(message) => Heard::Message(message),
+                Err(e) => Heard::Unreadable(line, e),
+            })),
             Ok(Some(Event::Garbage(what))) => Err(Fault::new(Termination::GarbageOutput, what)),
             Ok(Some(Event::Eof) | None) => {
                 Err(self.disconnect("the engine closed its output").await)
@@ -140,32 +137,41 @@ impl Engine {
         }
     }
 
-    /// Waits for a line starting with `keyword`, skipping others.
+    /// Waits for the first message `wanted` accepts (named `name` in
+    /// faults), skipping others.
     ///
     /// # Errors
     /// `stall` when `timeout` passes first; the faults of [`next_line`](Self::next_line);
     /// `garbage output` after too many other lines.
-    pub async fn expect(&mut self, keyword: &str, timeout: Duration) -> Result<Reply, Fault> {
+    pub async fn expect<T>(
+        &mut self,
+        name: &str,
+        timeout: Duration,
+        wanted: impl Fn(EngineMessage) -> Option<T>,
+    ) -> Result<T, Fault> {
         let deadline = Instant::now() + timeout;
         let mut others = 0;
         loop {
             match self.next_line(deadline).await? {
-                Some(reply) if reply.keyword() == keyword => return Ok(reply),
-                Some(_) => {
-                    others += 1;
-                    if others > MAX_UNRECOGNISED {
-                        return Err(Fault::new(
-                            Termination::GarbageOutput,
-                            format!("more than {MAX_UNRECOGNISED} lines without '{keyword}'"),
-                        ));
+                Some(Heard::Message(message)) => {
+                    if let Some(found) = wanted(message) {
+                        return Ok(found);
                     }
                 }
+                Some(Heard::Unreadable(..)) => {}
                 None => {
                     return Err(Fault::new(
                         Termination::Stall,
-                        format!("no '{keyword}' within {} ms", timeout.as_millis()),
+                        format!("no '{name}' within {} ms", timeout.as_millis()),
                     ));
                 }
+            }
+            others += 1;
+            if others > MAX_UNRECOGNISED {
+                return Err(Fault::new(
+                    Termination::GarbageOutput,
+                    format!("more than {MAX_UNRECOGNISED} lines without '{name}'"),
+                ));
             }
         }
     }
@@ -175,8 +181,9 @@ impl Engine {
     /// # Errors
     /// As [`expect`](Self::expect).
     pub async fn sync(&mut self, timeout: Duration) -> Result<(), Fault> {
-        self.send("isready").await?;
-        self.expect("readyok", timeout).await.map(drop)
+        self.send(&GuiMessage::IsReady).await?;
+        let ready = |m| (m == EngineMessage::ReadyOk).then_some(());
+        self.expect(&EngineMessage::ReadyOk.to_string(), timeout, ready).await
     }
 
     /// `ugi` … `ugiok`, the options, `isready` … `readyok`.
@@ -188,10 +195,12 @@ impl Engine {
         options: &[(String, String)],
         timeout: Duration,
     ) -> Result<(), Fault> {
-        self.send("ugi").await?;
-        self.expect("ugiok", timeout).await?;
+        self.send(&GuiMessage::Ugi).await?;
+        let ok = |m| (m == EngineMessage::UgiOk).then_some(());
+        self.expect(&EngineMessage::UgiOk.to_string(), timeout, ok).await?;
         for (name, value) in options {
-            self.send(&format!("setoption name {name} value {value}")).await?;
+            let set = GuiMessage::SetOption { name: name.clone(), value: Some(value.clone()) };
+            self.send(&set).await?;
         }
         self.sync(timeout).await
     }
@@ -199,7 +208,7 @@ impl Engine {
     /// Asks the engine to quit and leaves it a moment before it is killed.
     pub fn quit(mut self) {
         tokio::spawn(async move {
-            let _ = self.stdin.write_all(b"quit\n").await;
+            let _ = self.stdin.write_all(format!("{}\n", GuiMessage::Quit).as_bytes()).await;
             let _ = self.stdin.flush().await;
             if tokio::time::timeout(Duration::from_millis(500), self.child.wait()).await.is_err() {
                 let _ = self.child.kill().await;

@@ -13,6 +13,7 @@
 
 mod config;
 mod engine;
+mod movetext;
 mod record;
 mod referee;
 mod schedule;
@@ -24,6 +25,7 @@ use std::path::PathBuf;
 
 pub use config::{EngineSpec, Limit, Program, TimeControl, split_command};
 pub use engine::Fault;
+pub use movetext::{Movetext, MovetextError, read_movetext};
 pub use record::{GameRecord, Termination};
 pub use schedule::{Fixture, Opening, Openings, Shard, encounters, schedule};
 pub use standings::Standings;

@@ -5,11 +5,12 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use board_core::{ByPlayer, Outcome, Player};
+use protocol::{EngineMessage, Go, GuiMessage, PositionBase, Query, result_word};
 use search::{GameEntry, SearchGame};
 use tokio::time::Instant;
 
 use crate::config::{EngineSpec, Limit, Program};
-use crate::engine::{Engine, Fault};
+use crate::engine::{Engine, Fault, Heard, MAX_UNRECOGNISED};
 use crate::record::{GameRecord, Termination};
 use crate::schedule::{Fixture, Opening};
 
@@ -24,7 +25,7 @@ pub struct Referee {
     pub engines: Vec<EngineSpec>,
     /// The `igroteka` executable for built-ins.
     pub igroteka: PathBuf,
-    /// The ply cap (moves from the base position, opening included).
+    /// The ply cap (moves from the base position, opening included; 0: none).
     pub max_plies: u32,
     /// Time an engine may overrun its clock or movetime before it forfeits.
     pub time_margin: Duration,
@@ -77,11 +78,11 @@ impl Referee {
         };
         let mut disagreements = Vec::new();
         if self.query_result && matches!(termination, Termination::Normal | Termination::MaxPlies) {
-            let position = position_command(opening, &moves);
+            let position = position_message(opening, &moves);
             for side in Player::BOTH {
                 if let Some(engine) = engines[side].as_mut()
                     && let Some(answer) = self.ask_result(engine, &position).await
-                    && answer != result_word(&outcome)
+                    && answer != result_word(Some(outcome))
                 {
                     disagreements.push(format!("{}: {answer}", specs[side].name));
                 }
@@ -137,26 +138,26 @@ impl Referee {
         let mut clocks =
             limits.map(|l| l.tc.map(|tc| Clock { left_ms: tc.base_ms, inc_ms: tc.inc_ms }));
         loop {
-            if let Some(outcome) = pos.outcome() {
-                return End::Rules(outcome);
-            }
-            if moves.len() >= self.max_plies as usize {
-                return End::MaxPlies(pos.adjudicate());
+            if let Some(outcome) = pos.outcome_within(moves.len(), self.max_plies) {
+                return if pos.outcome().is_some() {
+                    End::Rules(outcome)
+                } else {
+                    End::MaxPlies(outcome)
+                };
             }
             let side = pos.side_to_move();
             let Some(engine) = engines[side].as_mut() else { unreachable!("both engines started") };
             let answer = self
-                .think(engine, limits[side], &mut clocks, side, &position_command(opening, moves))
+                .think(engine, limits[side], &mut clocks, side, &position_message(opening, moves))
                 .await;
             let token = match answer {
                 Ok(token) => token,
                 Err(fault) => return End::Fault(side, fault),
             };
             let Some(token) = token else {
-                return End::Fault(
-                    side,
-                    Fault::new(Termination::GarbageOutput, "'bestmove' without a move"),
-                );
+                let none = EngineMessage::BestMove(None);
+                let detail = format!("'{none}' at ply {}: the game goes on", moves.len() + 1);
+                return End::Fault(side, Fault::new(Termination::IllegalMove, detail));
             };
             match pos.play_move_text(&token) {
                 Ok(canonical) => moves.push(canonical),
@@ -190,23 +191,23 @@ impl Referee {
         }
         options.extend(spec.options.iter().cloned());
         engine.handshake(&options, self.stall_timeout).await?;
-        engine.send("uginewgame").await?;
+        engine.send(&GuiMessage::NewGame).await?;
         Ok(engine)
     }
 
-    /// One move: `position`, `isready`, `go`, then the `bestmove` token (or
-    /// `None` when the line has no move), with the clock kept.
+    /// One move: `position`, `isready`, `go`, then the `bestmove` move (`None`
+    /// for `bestmove (none)`), with the clock kept.
     async fn think(
         &self,
         engine: &mut Engine,
         limit: Limit,
         clocks: &mut ByPlayer<Option<Clock>>,
         side: Player,
-        position: &str,
+        position: &GuiMessage,
     ) -> Result<Option<String>, Fault> {
         engine.send(position).await?;
         engine.sync(self.stall_timeout).await?;
-        engine.send(&go_command(limit, clocks, side)).await?;
+        engine.send(&GuiMessage::Go(go(limit, clocks, side))).await?;
         let sent = Instant::now();
         let margin = self.time_margin;
         let allowed = match (clocks[side], limit.movetime_ms) {
@@ -225,20 +226,21 @@ impl Referee {
                 (None, None) => Instant::now() + self.stall_timeout,
             };
             match engine.next_line(wait_until).await? {
-                Some(reply) => match reply.keyword() {
-                    "bestmove" => break reply.args().next().map(str::to_owned),
-                    "readyok" => probe_sent = None,
-                    "info" => {}
-                    _ => {
-                        others += 1;
-                        if others > 1000 {
-                            return Err(Fault::new(
-                                Termination::GarbageOutput,
-                                "more than 1000 lines without 'bestmove'",
-                            ));
-                        }
+                Some(Heard::Message(EngineMessage::BestMove(mv))) => break mv,
+                Some(Heard::Message(EngineMessage::ReadyOk)) => probe_sent = None,
+                Some(Heard::Message(EngineMessage::Info(_) | EngineMessage::InfoString(_))) => {}
+                Some(Heard::Unreadable(line, e)) if is_bestmove(&line) => {
+                    return Err(Fault::new(Termination::GarbageOutput, e.to_string()));
+                }
+                Some(_) => {
+                    others += 1;
+                    if others > MAX_UNRECOGNISED {
+                        return Err(Fault::new(
+                            Termination::GarbageOutput,
+                            format!("more than {MAX_UNRECOGNISED} lines without 'bestmove'"),
+                        ));
                     }
-                },
+                }
                 None if allowed.is_some() => {
                     return Err(Fault::new(
                         Termination::TimeForfeit,
@@ -258,7 +260,7 @@ impl Referee {
                     ));
                 }
                 None => {
-                    engine.send("isready").await?;
+                    engine.send(&GuiMessage::IsReady).await?;
                     probe_sent = Some(Instant::now());
                 }
             }
@@ -283,49 +285,49 @@ impl Referee {
         Ok(token)
     }
 
-    async fn ask_result(&self, engine: &mut Engine, position: &str) -> Option<String> {
+    /// The engine's `query result` answer, unless it has none.
+    async fn ask_result(&self, engine: &mut Engine, position: &GuiMessage) -> Option<String> {
         engine.send(position).await.ok()?;
-        engine.send("query result").await.ok()?;
-        let reply = engine.expect("response", self.stall_timeout).await.ok()?;
-        let word = reply.args().next()?.to_owned();
-        matches!(word.as_str(), "p1win" | "p2win" | "draw").then_some(word)
+        engine.send(&GuiMessage::Query(Query::Result)).await.ok()?;
+        let response = |m| match m {
+            EngineMessage::Response(text) => Some(text),
+            _ => None,
+        };
+        let name = EngineMessage::Response(String::new()).to_string();
+        let text = engine.expect(&name, self.stall_timeout, response).await.ok()?;
+        let word = text.split_whitespace().next()?.to_owned();
+        (word != result_word(None)).then_some(word)
     }
 }
 
 /// `position startpos|fen <text> [moves ...]` for the moves played so far.
-pub fn position_command(opening: &Opening, moves: &[String]) -> String {
-    let base = Opening { fen: opening.fen.clone(), moves: moves.to_vec() };
-    format!("position {base}")
+pub fn position_message(opening: &Opening, moves: &[String]) -> GuiMessage {
+    let base = match &opening.fen {
+        None => PositionBase::StartPos,
+        Some(text) => PositionBase::Fen(text.clone()),
+    };
+    GuiMessage::Position { base, moves: moves.to_vec() }
 }
 
 /// `go` with the engine's limits; the clocks of both sides (each side's own
 /// when it has one, else the mover's), never negative.
-fn go_command(limit: Limit, clocks: &ByPlayer<Option<Clock>>, side: Player) -> String {
-    let mut go = String::from("go");
+fn go(limit: Limit, clocks: &ByPlayer<Option<Clock>>, side: Player) -> Go {
+    let mut go =
+        Go { movetime: limit.movetime_ms, depth: limit.depth, nodes: limit.nodes, ..Go::default() };
     if let Some(own) = clocks[side] {
         let clock = |p: Player| clocks[p].unwrap_or(own);
         let (p1, p2) = (clock(Player::First), clock(Player::Second));
-        go += &format!(
-            " p1time {} p2time {} p1inc {} p2inc {}",
-            p1.left_ms, p2.left_ms, p1.inc_ms, p2.inc_ms
-        );
-    }
-    if let Some(ms) = limit.movetime_ms {
-        go += &format!(" movetime {ms}");
-    }
-    if let Some(depth) = limit.depth {
-        go += &format!(" depth {depth}");
-    }
-    if let Some(nodes) = limit.nodes {
-        go += &format!(" nodes {nodes}");
+        go.p1time = Some(p1.left_ms);
+        go.p2time = Some(p2.left_ms);
+        go.p1inc = Some(p1.inc_ms);
+        go.p2inc = Some(p2.inc_ms);
     }
     go
 }
 
-fn result_word(outcome: &Outcome) -> &'static str {
-    match outcome.winner {
-        Some(Player::First) => "p1win",
-        Some(Player::Second) => "p2win",
-        None => "draw",
-    }
+/// Whether an unreadable line was meant as `bestmove` (say one with no
+/// move): a broken answer, not a line to ignore.
+fn is_bestmove(line: &str) -> bool {
+    let keyword = EngineMessage::BestMove(None).to_string();
+    line.split_whitespace().next() == keyword.split_whitespace().next()
 }

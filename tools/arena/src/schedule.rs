@@ -1,11 +1,16 @@
 //! Who plays whom, in which order, from which opening; shards of the schedule.
 
 use std::fmt;
+use std::fs::File;
+use std::io::BufReader;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use board_core::Rng;
+use protocol::Lines;
 use search::{GameEntry, SearchGame};
+
+use crate::movetext::read_movetext;
 
 /// One game of the schedule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,17 +171,19 @@ impl Openings {
     }
 
     fn read_file(path: &Path, entry: &GameEntry, variant: &str) -> Result<Openings> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("reading openings {}", path.display()))?;
+        let file =
+            File::open(path).with_context(|| format!("reading openings {}", path.display()))?;
         let mut list = Vec::new();
-        for (number, line) in text.lines().enumerate() {
+        for (number, line) in (1..).zip(Lines::new(BufReader::new(file))) {
+            let line = line.with_context(|| format!("reading openings {}", path.display()))?;
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            list.push(parse_opening_line(line, entry, variant).with_context(|| {
-                format!("{}:{}: neither a move list nor a position", path.display(), number + 1)
-            })?);
+            list.push(
+                parse_opening_line(line, entry, variant)
+                    .with_context(|| format!("{}:{number}", path.display()))?,
+            );
         }
         if list.is_empty() {
             bail!("{}: no openings", path.display());
@@ -222,16 +229,27 @@ impl Openings {
     }
 }
 
+/// A line of an openings file: a move list from the start (as `replay`
+/// reads it, move numbers and annotations allowed) or a position text.
 fn parse_opening_line(line: &str, entry: &GameEntry, variant: &str) -> Result<Opening> {
-    let as_moves =
-        Opening { fen: None, moves: line.split_whitespace().map(str::to_owned).collect() };
-    if let Ok(mut pos) = entry.start(variant) {
-        let canonical: Result<Vec<String>, _> =
-            as_moves.moves.iter().map(|mv| pos.play_move_text(mv)).collect();
-        if let Ok(moves) = canonical {
-            return Ok(Opening { fen: None, moves });
+    let as_moves = || -> Result<Opening> {
+        let record = read_movetext(line)?;
+        let mut pos = entry.start(variant).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let mut moves = Vec::with_capacity(record.moves.len());
+        for (i, mv) in record.moves.iter().enumerate() {
+            let canonical = pos
+                .play_move_text(mv)
+                .map_err(|e| anyhow::anyhow!("move {} ({mv}): {e}", i + 1))?;
+            moves.push(canonical);
         }
+        Ok(Opening { fen: None, moves })
+    };
+    let moves_error = match as_moves() {
+        Ok(opening) => return Ok(opening),
+        Err(e) => e,
+    };
+    match entry.from_text(line, variant) {
+        Ok(pos) => Ok(Opening { fen: Some(pos.position_text()), moves: Vec::new() }),
+        Err(e) => bail!("neither a move list ({moves_error}) nor a position text ({e})"),
     }
-    let pos = entry.from_text(line, variant).map_err(|e| anyhow::anyhow!("{e}"))?;
-    Ok(Opening { fen: Some(pos.position_text()), moves: Vec::new() })
 }

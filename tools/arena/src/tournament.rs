@@ -1,23 +1,25 @@
 //! The tournament: plan from the flags, play the schedule concurrently, write
 //! each game as it ends, report; resume from a state file; merge shards.
 
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use protocol::Lines;
 use search::{EngineKind, GameEntry, find_game};
 use tokio::task::JoinSet;
 
 use crate::ArenaArgs;
 use crate::config::{EngineSpec, Limit};
-use crate::record::GameRecord;
+use crate::engine::Engine;
+use crate::record::{GameRecord, Termination};
 use crate::referee::Referee;
-use crate::schedule::{Fixture, Opening, Openings, Shard, schedule};
+use crate::schedule::{Fixture, Opening, Openings, Shard, encounters, schedule};
 use crate::standings::Standings;
 use crate::stats::{Sprt, SprtVerdict};
 
@@ -25,6 +27,8 @@ use crate::stats::{Sprt, SprtVerdict};
 const DEFAULT_LIMIT: Limit = Limit { tc: None, movetime_ms: Some(100), depth: None, nodes: None };
 /// The event name in PGN records.
 const EVENT: &str = "igroteka arena";
+/// The most games one tournament schedules (the schedule is kept in memory).
+const MAX_GAMES: u64 = 1_000_000;
 
 struct Plan {
     referee: Arc<Referee>,
@@ -39,14 +43,46 @@ struct Plan {
 
 pub(crate) fn run(games: &'static [GameEntry], igroteka: PathBuf, args: ArenaArgs) -> Result<()> {
     let plan = plan(games, igroteka, &args)?;
-    let (mut outputs, done) = Outputs::open(&args, &plan.fingerprint)?;
+    let done = match &args.flags.state {
+        Some(path) if path.exists() => read_state(path, &plan)?,
+        _ => Vec::new(),
+    };
     let workers = plan.concurrency.clamp(1, 4);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers)
         .enable_all()
         .build()
         .context("starting the tokio runtime")?;
+    runtime.block_on(check_engines(&plan.referee))?;
+    let mut outputs = Outputs::open(&args, &plan.fingerprint, &done)?;
     runtime.block_on(play(&plan, &mut outputs, done))
+}
+
+/// Starts every engine once (`ugi` ... `readyok`) before the first game, so
+/// a misspelt program or directory stops the tournament before it writes
+/// anything.
+async fn check_engines(referee: &Referee) -> Result<()> {
+    for spec in &referee.engines {
+        if let Some(dir) = &spec.dir
+            && !dir.is_dir()
+        {
+            bail!("engine '{}': dir={} is not a directory", spec.name, dir.display());
+        }
+        let mut engine =
+            Engine::spawn(spec, &referee.igroteka, referee.entry.name, &referee.variant)
+                .map_err(|fault| anyhow!("engine '{}': {}", spec.name, fault.detail))?;
+        let answered = engine.handshake(&spec.options, referee.stall_timeout).await;
+        engine.quit();
+        answered.map_err(|fault| {
+            anyhow!(
+                "engine '{}' does not start ({}): {}",
+                spec.name,
+                fault.termination,
+                fault.detail
+            )
+        })?;
+    }
+    Ok(())
 }
 
 fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Result<Plan> {
@@ -110,6 +146,15 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
         Some(text) => Openings::parse(text, entry, variant)?,
         None => Openings::Start,
     };
+    let games_per_round = 2 * encounters(engines.len(), args.flags.gauntlet).len() as u64;
+    let total = games_per_round.saturating_mul(u64::from(args.flags.rounds));
+    if total > MAX_GAMES {
+        bail!(
+            "--rounds {} makes {total} games; one tournament has at most {MAX_GAMES} \
+             (fewer rounds, or several tournaments with different --seed)",
+            args.flags.rounds
+        );
+    }
     let fixtures: Vec<Fixture> = schedule(engines.len(), args.flags.rounds, args.flags.gauntlet)
         .into_iter()
         .filter(|f| shard.is_none_or(|s| s.contains(f)))
@@ -120,7 +165,11 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
             round_openings.entry(fixture.round)
         {
             let opening = openings.for_round(fixture.round, args.flags.seed, entry, variant)?;
-            opening.position(entry, variant).with_context(|| format!("opening '{opening}'"))?;
+            let position =
+                opening.position(entry, variant).with_context(|| format!("opening '{opening}'"))?;
+            if let Some(outcome) = position.outcome() {
+                bail!("opening '{opening}' (round {}) is already over: {outcome}", fixture.round);
+            }
             slot.insert(opening);
         }
     }
@@ -214,7 +263,7 @@ async fn play(plan: &Plan, outputs: &mut Outputs, mut records: Vec<GameRecord>) 
                 if !plan.quiet {
                     bar.suspend(|| eprintln!(
                         "Finished game {} ({} vs {}): {} {{{}: {}}}{}",
-                        record.id + 1, record.p1, record.p2, record.result, record.termination, record.reason,
+                        record.id, record.p1, record.p2, record.result, record.termination, record.reason,
                         if record.disagreements.is_empty() { String::new() }
                         else { format!(" disagreement: {}", record.disagreements.join(", ")) },
                     ));
@@ -243,12 +292,12 @@ async fn play(plan: &Plan, outputs: &mut Outputs, mut records: Vec<GameRecord>) 
     }
     bar.finish_and_clear();
     records.sort_by_key(|r| r.id);
-    println!("{}", Standings::new(&names, &records).report(plan.sprt.as_ref()));
+    writeln!(std::io::stdout(), "{}", Standings::new(&names, &records).report(plan.sprt.as_ref()))?;
     if interrupted {
         bail!(
             "interrupted after {} of {total} games{}",
             records.len(),
-            if outputs.state { "; run the same command to resume" } else { "" }
+            if outputs.state.is_some() { "; run the same command to resume" } else { "" }
         );
     }
     Ok(())
@@ -266,102 +315,198 @@ fn progress_bar(total: u64, done: u64) -> ProgressBar {
     bar
 }
 
-/// The files games are written to as they end.
+/// The files games are written to as they end, each with its path.
 struct Outputs {
-    pgn: Option<File>,
-    jsonl: Option<File>,
-    state_file: Option<File>,
-    state: bool,
+    pgn: Option<(PathBuf, File)>,
+    jsonl: Option<(PathBuf, File)>,
+    state: Option<(PathBuf, File)>,
 }
 
 impl Outputs {
-    /// Opens the outputs; with a state file that already holds games, returns
-    /// them and rewrites every output from them (so a game written to one file
-    /// but not yet to the state before a kill is neither lost nor doubled).
-    fn open(args: &ArenaArgs, fingerprint: &str) -> Result<(Outputs, Vec<GameRecord>)> {
-        let done = match &args.flags.state {
-            Some(path) if path.exists() => read_state(path, fingerprint)?,
-            _ => Vec::new(),
-        };
-        let create = |path: &Option<PathBuf>| -> Result<Option<File>> {
-            path.as_ref()
-                .map(|p| File::create(p).with_context(|| format!("creating {}", p.display())))
-                .transpose()
+    /// Opens `--pgnout` and `--jsonl` for appending and rewrites the state
+    /// file from `done`, the games it held. The last of them is the one a kill
+    /// may have caught after its state line but before the other outputs: it
+    /// is completed there, never written twice.
+    fn open(args: &ArenaArgs, fingerprint: &str, done: &[GameRecord]) -> Result<Outputs> {
+        let append = |path: &Option<PathBuf>| -> Result<Option<(PathBuf, File)>> {
+            let Some(path) = path else { return Ok(None) };
+            let file = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("opening {}", path.display()))?;
+            Ok(Some((path.clone(), file)))
         };
         let mut outputs = Outputs {
-            pgn: create(&args.flags.pgnout)?,
-            jsonl: create(&args.flags.jsonl)?,
-            state_file: None,
-            state: args.flags.state.is_some(),
+            pgn: append(&args.flags.pgnout)?,
+            jsonl: append(&args.flags.jsonl)?,
+            state: None,
         };
         if let Some(path) = &args.flags.state {
-            let tmp = path.with_extension("tmp");
-            let mut file =
-                File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-            writeln!(
-                file,
-                "{}",
-                serde_json::json!({ "arena_state": 1, "tournament": fingerprint })
-            )?;
-            for record in &done {
-                writeln!(file, "{}", serde_json::to_string(record)?)?;
+            write_state(path, fingerprint, done)
+                .with_context(|| format!("writing {}", path.display()))?;
+            outputs.state = append(&args.flags.state)?;
+        }
+        if let Some(last) = done.last() {
+            let json = serde_json::to_string(last)? + "\n";
+            for (output, text) in [(&mut outputs.pgn, last.pgn(EVENT)), (&mut outputs.jsonl, json)]
+            {
+                if let Some((path, file)) = output {
+                    complete_tail(path, file, &text)
+                        .with_context(|| format!("writing {}", path.display()))?;
+                }
             }
-            file.sync_all()?;
-            std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
-            outputs.state_file = Some(OpenOptions::new().append(true).open(path)?);
         }
-        for record in &done {
-            outputs.write_outputs(record)?;
-        }
-        Ok((outputs, done))
+        Ok(outputs)
     }
 
-    fn write_outputs(&mut self, record: &GameRecord) -> Result<()> {
-        if let Some(file) = &mut self.pgn {
-            file.write_all(record.pgn(EVENT).as_bytes())?;
-            file.flush()?;
-        }
-        if let Some(file) = &mut self.jsonl {
-            writeln!(file, "{}", serde_json::to_string(record)?)?;
-            file.flush()?;
-        }
-        Ok(())
-    }
-
-    /// Writes a finished game everywhere, the state last.
+    /// Writes a finished game everywhere, the state first.
     fn write(&mut self, record: &GameRecord) -> Result<()> {
-        self.write_outputs(record).context("writing a game record")?;
-        if let Some(file) = &mut self.state_file {
-            writeln!(file, "{}", serde_json::to_string(record)?)?;
-            file.flush()?;
+        let json = serde_json::to_string(record)? + "\n";
+        let pgn = record.pgn(EVENT);
+        for (output, text) in
+            [(&mut self.state, &json), (&mut self.pgn, &pgn), (&mut self.jsonl, &json)]
+        {
+            if let Some((path, file)) = output {
+                file.write_all(text.as_bytes())
+                    .and_then(|()| file.flush())
+                    .with_context(|| format!("writing game {} to {}", record.id, path.display()))?;
+            }
         }
         Ok(())
     }
 }
 
-fn read_state(path: &Path, fingerprint: &str) -> Result<Vec<GameRecord>> {
+/// Writes the state file anew (through a temporary file, so a kill leaves
+/// the old one or the new one): the tournament's fingerprint, then `done`.
+fn write_state(path: &Path, fingerprint: &str, done: &[GameRecord]) -> Result<()> {
+    let tmp = path.with_extension("tmp");
+    let mut file = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    writeln!(file, "{}", serde_json::json!({ "arena_state": 1, "tournament": fingerprint }))?;
+    for record in done {
+        writeln!(file, "{}", serde_json::to_string(record)?)?;
+    }
+    file.sync_all()?;
+    std::fs::rename(&tmp, path)?;
+    Ok(())
+}
+
+/// Appends what `text` lacks at the end of `file` (open for appending at
+/// `path`): nothing when the file ends with it, the rest when it ends with a
+/// cut-off start of it, else all of it.
+fn complete_tail(path: &Path, file: &mut File, text: &str) -> Result<()> {
+    let text = text.as_bytes();
+    let mut reader = File::open(path)?;
+    let len = reader.metadata()?.len();
+    let take = len.min(text.len() as u64);
+    reader.seek(SeekFrom::Start(len - take))?;
+    let mut tail = Vec::new();
+    reader.read_to_end(&mut tail)?;
+    let present = (0..=text.len()).rev().find(|&k| tail.ends_with(&text[..k])).unwrap_or(0);
+    file.write_all(&text[present..])?;
+    file.flush()?;
+    Ok(())
+}
+
+/// The games of a state file, each checked against the schedule and the
+/// rules, a repeated line counted once. A torn last line (a kill while it was
+/// written) is dropped: that game is played again.
+fn read_state(path: &Path, plan: &Plan) -> Result<Vec<GameRecord>> {
     let file = File::open(path).with_context(|| format!("reading {}", path.display()))?;
-    let lines: Vec<String> = BufReader::new(file).lines().collect::<Result<_, _>>()?;
-    let Some(header) = lines.first() else { return Ok(Vec::new()) };
-    let header: serde_json::Value = serde_json::from_str(header)
+    let mut lines = Lines::new(BufReader::new(file));
+    let header = match lines.next() {
+        None => return Ok(Vec::new()),
+        Some(line) => line.with_context(|| format!("reading {}", path.display()))?,
+    };
+    let header: serde_json::Value = serde_json::from_str(&header)
         .with_context(|| format!("{} is not an arena state file", path.display()))?;
-    if header["tournament"].as_str() != Some(fingerprint) {
+    if header["tournament"].as_str() != Some(plan.fingerprint.as_str()) {
         bail!(
-            "{} belongs to another tournament ({}); this one is {fingerprint}",
+            "{} holds another tournament ({}), not this one ({}): to resume that one, run \
+             the command that started it; to start this one, give another --state file \
+             or remove this one",
             path.display(),
-            header["tournament"]
+            header["tournament"],
+            plan.fingerprint
         );
     }
-    let mut records = Vec::new();
-    for (i, line) in lines.iter().enumerate().skip(1) {
-        match serde_json::from_str::<GameRecord>(line) {
-            Ok(record) => records.push(record),
-            // A kill while writing leaves a torn last line: that game is replayed.
-            Err(_) if i + 1 == lines.len() => {}
-            Err(e) => bail!("{}:{}: {e}", path.display(), i + 1),
+    let fixtures: HashMap<u64, Fixture> = plan.fixtures.iter().map(|f| (f.id, *f)).collect();
+    let mut records: Vec<GameRecord> = Vec::new();
+    let mut index: HashMap<u64, usize> = HashMap::new();
+    let mut torn = None;
+    for (number, line) in (2..).zip(lines) {
+        let at = || format!("{}:{number}", path.display());
+        let line = line.with_context(|| format!("reading {}", path.display()))?;
+        if let Some(error) = torn.take() {
+            return Err(error);
+        }
+        let record = match serde_json::from_str::<GameRecord>(&line) {
+            Ok(record) => record,
+            Err(e) => {
+                torn = Some(anyhow!("{}: {e}", at()));
+                continue;
+            }
+        };
+        check_record(plan, &fixtures, &record).with_context(|| {
+            format!("{}: game {} does not fit this tournament", at(), record.id)
+        })?;
+        match index.get(&record.id) {
+            Some(&i) if same_game(&records[i], &record) => {}
+            Some(_) => bail!("{}: game {} appears twice with different results", at(), record.id),
+            None => {
+                index.insert(record.id, records.len());
+                records.push(record);
+            }
         }
     }
     Ok(records)
+}
+
+/// Whether `record` is a game of the schedule, between its engines, from its
+/// opening, with legal moves and the result the rules (or a forfeit) give.
+fn check_record(plan: &Plan, fixtures: &HashMap<u64, Fixture>, record: &GameRecord) -> Result<()> {
+    let referee = &plan.referee;
+    let fixture = fixtures.get(&record.id).context("the id is not in the schedule")?;
+    let (p1, p2) = (&referee.engines[fixture.p1].name, &referee.engines[fixture.p2].name);
+    if (&record.p1, &record.p2) != (p1, p2) || record.round != fixture.round {
+        bail!(
+            "{} vs {} in round {}, where the schedule has {p1} vs {p2} in round {}",
+            record.p1,
+            record.p2,
+            record.round,
+            fixture.round
+        );
+    }
+    if record.game != referee.entry.name || record.variant != referee.variant {
+        bail!("a game of {} {}", record.game, record.variant);
+    }
+    let opening = &plan.openings[&fixture.round];
+    if record.opening != opening.to_string() || !record.moves.starts_with(&opening.moves) {
+        bail!("opening '{}', where the schedule has '{opening}'", record.opening);
+    }
+    let mut pos = opening.base(referee.entry, &referee.variant)?;
+    for (i, mv) in record.moves.iter().enumerate() {
+        if pos.outcome_within(i, referee.max_plies).is_some() {
+            bail!("move {} ({mv}) comes after the end", i + 1);
+        }
+        pos.play_move_text(mv).map_err(|e| anyhow!("move {} ({mv}): {e}", i + 1))?;
+    }
+    let end = pos.outcome_within(record.moves.len(), referee.max_plies);
+    let by_rules = pos.outcome().is_some();
+    let expected = match (record.termination, end) {
+        (Termination::Normal, Some(end)) if by_rules => end.result_text(),
+        (Termination::MaxPlies, Some(end)) if !by_rules => end.result_text(),
+        (Termination::Normal | Termination::MaxPlies, _) => {
+            bail!("'{}' where the moves do not end so", record.termination)
+        }
+        (_, Some(_)) => bail!("a forfeit ('{}') after the end", record.termination),
+        (_, None) if matches!(record.result.as_str(), "1-0" | "0-1") => return Ok(()),
+        (_, None) => bail!("a forfeit ('{}') with result {}", record.termination, record.result),
+    };
+    if record.result != expected {
+        bail!("result {} where the moves give {expected}", record.result);
+    }
+    Ok(())
 }
 
 /// `igroteka arena merge F...`: reads JSONL game records (from `--jsonl` or
@@ -373,7 +518,7 @@ fn read_state(path: &Path, fingerprint: &str) -> Result<Vec<GameRecord>> {
 /// two different records.
 pub fn merge(files: &[PathBuf]) -> Result<()> {
     let records = read_records(files)?;
-    println!("{}", Standings::new(&[], &records).report(None));
+    writeln!(std::io::stdout(), "{}", Standings::new(&[], &records).report(None))?;
     Ok(())
 }
 
@@ -385,8 +530,8 @@ pub fn read_records(files: &[PathBuf]) -> Result<Vec<GameRecord>> {
     let mut by_id: BTreeMap<u64, GameRecord> = BTreeMap::new();
     for path in files {
         let file = File::open(path).with_context(|| format!("reading {}", path.display()))?;
-        for (i, line) in BufReader::new(file).lines().enumerate() {
-            let line = line?;
+        for (i, line) in Lines::new(BufReader::new(file)).enumerate() {
+            let line = line.with_context(|| format!("reading {}", path.display()))?;
             if line.trim().is_empty() || line.contains("\"arena_state\"") {
                 continue;
             }

@@ -12,7 +12,27 @@ use board_core::tictactoe::TicTacToe;
 use clap::Parser;
 use search::GameEntry;
 
-const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
+/// A test program of this crate's `examples/`, which `cargo test -p arena`
+/// builds next to the test binaries (`target/<profile>/examples`).
+fn example(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let path = exe
+        .ancestors()
+        .nth(2)
+        .unwrap()
+        .join("examples")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.exists(),
+        "{} is missing: run `cargo test -p arena`, which builds it",
+        path.display()
+    );
+    path
+}
+
+fn fake() -> String {
+    example("fake-engine").display().to_string()
+}
 
 #[derive(Parser)]
 struct Cli {
@@ -33,7 +53,7 @@ fn scratch(name: &str) -> PathBuf {
 
 fn arena(args: &[String]) -> anyhow::Result<()> {
     let cli = Cli::try_parse_from(std::iter::once("arena".to_owned()).chain(args.iter().cloned()))?;
-    arena::run(games(), PathBuf::from(FAKE), cli.arena)
+    arena::run(games(), example("fake-engine"), cli.arena)
 }
 
 fn args(text: &[&str]) -> Vec<String> {
@@ -104,7 +124,7 @@ fn misbehaving_engines_lose_with_the_right_termination() {
         args(&[
             "--engine",
             &format!("name={name}"),
-            &format!("cmd={FAKE} --mode {mode} --at 2 --delay 1500"),
+            &format!("cmd={} --mode {mode} --at 2 --delay 1500", fake()),
         ])
     };
     let mut a = args(&["--engine", "name=good", "builtin=random"]);
@@ -161,7 +181,7 @@ fn a_result_disagreement_is_reported() {
         "builtin=random",
         "--engine",
         "name=liar",
-        &format!("cmd={FAKE} --mode liar"),
+        &format!("cmd={} --mode liar", fake()),
         "--rounds",
         "3",
         "--each",
@@ -249,7 +269,7 @@ fn kill_and_resume_lose_nothing() {
     let jsonl = dir.join("games.jsonl");
     let pgn = dir.join("games.pgn");
     let command = || {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_tictactoe-arena"));
+        let mut c = Command::new(example("tictactoe-arena"));
         c.args(["--rounds", "8", "--each", "nodes=1", "--concurrency", "2", "--quiet"])
             .arg("--state")
             .arg(&state)
@@ -341,4 +361,167 @@ fn sprt_stops_a_decided_match() {
     assert_eq!(standings.totals[0].losses, 0);
     let sprt = arena::Sprt { elo0: 0.0, elo1: 20.0, alpha: 0.05, beta: 0.05 };
     assert_eq!(sprt.verdict(sprt.llr(standings.totals[0])), arena::SprtVerdict::H1);
+}
+
+/// A four-game tournament of two random players, with every output in `dir`.
+fn small(dir: &Path) -> Vec<String> {
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    args(&[
+        "--engine",
+        "name=a",
+        "builtin=random",
+        "--engine",
+        "name=b",
+        "builtin=random",
+        "--each",
+        "nodes=1",
+        "--concurrency",
+        "1",
+        "--quiet",
+        "--state",
+        &path("state.jsonl"),
+        "--jsonl",
+        &path("games.jsonl"),
+        "--pgnout",
+        &path("games.pgn"),
+    ])
+}
+
+fn error_of(a: &[String]) -> String {
+    format!("{:#}", arena(a).expect_err("refused"))
+}
+
+#[test]
+fn a_resumed_state_is_checked_against_the_schedule_and_the_rules() {
+    let dir = scratch("checked");
+    let state = dir.join("state.jsonl");
+    arena(&small(&dir)).unwrap();
+    let good = std::fs::read_to_string(&state).unwrap();
+    let lines: Vec<&str> = good.lines().collect();
+    assert_eq!(lines.len(), 5, "a header and four games: {good}");
+    // A repeated record is counted once and not kept twice.
+    std::fs::write(&state, format!("{good}{}\n", lines[2])).unwrap();
+    arena(&small(&dir)).unwrap();
+    assert_eq!(std::fs::read_to_string(&state).unwrap(), good);
+    let record: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+    let bad = |field: &str, value: serde_json::Value| {
+        let mut changed = record.clone();
+        changed[field] = value;
+        format!("{}\n{changed}\n{}\n", lines[0], lines[2])
+    };
+    let first_move = record["moves"][0].as_str().unwrap().to_owned();
+    let replies = record["moves"][1].clone();
+    for (text, expected) in [
+        (bad("id", 999.into()), "not in the schedule"),
+        (bad("result", "2-0".into()), "result 2-0"),
+        (bad("p1", "nobody".into()), "nobody vs"),
+        (bad("moves", serde_json::json!([first_move, first_move])), "move 2"),
+        (bad("moves", serde_json::json!([replies])), "where the moves do not end so"),
+        (bad("opening", "startpos moves c4".into()), "opening 'startpos moves c4'"),
+    ] {
+        std::fs::write(&state, &text).unwrap();
+        let err = error_of(&small(&dir));
+        assert!(err.contains("state.jsonl:2") && err.contains(expected), "{expected}: {err}");
+    }
+    // A state file of another tournament is refused with a way forward.
+    std::fs::write(&state, &good).unwrap();
+    let mut other = small(&dir);
+    other.extend(args(&["--seed", "99"]));
+    let err = error_of(&other);
+    assert!(err.contains("another tournament") && err.contains("another --state"), "{err}");
+}
+
+#[test]
+fn outputs_are_appended_and_a_resume_completes_them_once() {
+    let dir = scratch("append");
+    let (jsonl, pgn) = (dir.join("games.jsonl"), dir.join("games.pgn"));
+    std::fs::write(&pgn, "[Event \"earlier\"]\n\n*\n\n").unwrap();
+    arena(&small(&dir)).unwrap();
+    let (all_jsonl, all_pgn) =
+        (std::fs::read_to_string(&jsonl).unwrap(), std::fs::read_to_string(&pgn).unwrap());
+    assert!(all_pgn.starts_with("[Event \"earlier\"]"), "appended: {all_pgn}");
+    assert_eq!(all_pgn.matches("[Event ").count(), 5);
+    assert_eq!(all_jsonl.lines().count(), 4);
+    // A kill after the state line of the last game, in the middle of its
+    // JSONL line and before its PGN: the resume completes both, once.
+    let cut = all_pgn.rfind("[Event ").unwrap();
+    std::fs::write(&pgn, &all_pgn[..cut]).unwrap();
+    std::fs::write(&jsonl, &all_jsonl[..all_jsonl.len() - 10]).unwrap();
+    arena(&small(&dir)).unwrap();
+    assert_eq!(std::fs::read_to_string(&jsonl).unwrap(), all_jsonl);
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), all_pgn);
+    // A complete resume adds nothing.
+    arena(&small(&dir)).unwrap();
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), all_pgn);
+}
+
+#[test]
+fn an_engine_that_cannot_start_stops_the_tournament_before_any_output() {
+    let dir = scratch("nostart");
+    for (engine, named) in
+        [("cmd=/no/such/engine", "/no/such/engine"), ("dir=/no/such/dir", "/no/such/dir")]
+    {
+        let mut a = small(&dir);
+        a.extend(args(&["--engine", "name=broken", engine]));
+        if engine.starts_with("dir") {
+            a.push(format!("cmd={}", fake()));
+        }
+        let err = error_of(&a);
+        assert!(err.contains("broken") && err.contains(named), "{err}");
+        for file in ["state.jsonl", "games.jsonl", "games.pgn"] {
+            assert!(!dir.join(file).exists(), "{file} written");
+        }
+    }
+}
+
+#[test]
+fn max_plies_zero_is_no_cap_and_a_finished_opening_is_refused() {
+    let dir = scratch("nocap");
+    let jsonl = dir.join("games.jsonl");
+    let mut a = args(&["--engine", "builtin=random", "--engine", "name=b", "builtin=random"]);
+    a.extend(args(&["--each", "nodes=1", "--quiet", "--max-plies", "0"]));
+    a.extend(args(&["--jsonl", jsonl.to_str().unwrap()]));
+    arena(&a).unwrap();
+    for g in records(&jsonl) {
+        assert_eq!(g.termination, Termination::Normal, "{g:?}");
+        assert!(g.plies() >= 5, "{g:?}");
+    }
+    let book = dir.join("book.txt");
+    std::fs::write(&book, "c0 c3 c1 c4 c2\n").unwrap();
+    a.extend(args(&["--openings", &format!("file={}", book.display())]));
+    assert!(error_of(&a).contains("already over"), "{}", error_of(&a));
+}
+
+#[test]
+fn opening_lines_take_move_numbers_and_bad_ones_say_both_reasons() {
+    let entry = GameEntry::of::<TicTacToe>();
+    let dir = scratch("book");
+    let book = dir.join("book.txt");
+    std::fs::write(&book, "1. c4 c0! 2. c8\n").unwrap();
+    let spec = format!("file={}", book.display());
+    let openings = arena::Openings::parse(&spec, &entry, "standard").unwrap();
+    let first = openings.for_round(1, 0, &entry, "standard").unwrap();
+    assert_eq!(first.moves, ["c4", "c0", "c8"]);
+    std::fs::write(&book, "c4 zz\n").unwrap();
+    let err = format!("{:#}", arena::Openings::parse(&spec, &entry, "standard").unwrap_err());
+    assert!(err.contains("move 2 (zz)") && err.contains("nor a position text ("), "{err}");
+}
+
+#[test]
+fn endless_or_unwritable_files_and_huge_schedules_are_clear_errors() {
+    let dir = scratch("limits");
+    let mut a = args(&["--engine", "builtin=random", "--engine", "name=b", "builtin=random"]);
+    a.extend(args(&["--each", "nodes=1", "--quiet"]));
+    let with = |extra: &[&str]| [a.clone(), args(extra)].concat();
+    let err = error_of(&with(&["--jsonl", "/dev/full"]));
+    assert!(err.contains("/dev/full"), "{err}");
+    let err = error_of(&with(&["--state", "/dev/full"]));
+    assert!(err.contains("longer than 1048576 bytes"), "{err}");
+    let err = error_of(&with(&["--openings", "file=/dev/zero"]));
+    assert!(err.contains("longer than 1048576 bytes"), "{err}");
+    let err = error_of(&args(&["merge", "/dev/zero"]));
+    assert!(err.contains("longer than 1048576 bytes"), "{err}");
+    let err = error_of(&with(&["--rounds", "4294967295"]));
+    assert!(err.contains("at most 1000000"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -31,6 +31,8 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
         writeln!(out, "{}", line(depth, nodes, start))?;
     }
     if args.depth == 0 {
+        // The position itself is the one path of length 0.
+        writeln!(out, "{}", line(0, 1, Instant::now()))?;
         return Ok(());
     }
     let start = Instant::now();

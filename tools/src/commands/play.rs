@@ -1,9 +1,10 @@
 //! `igroteka play`: a person against a built-in engine in the terminal.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 
 use board_core::{ByPlayer, Outcome, Player};
 use clap::{Args, ValueEnum};
+use protocol::{LineError, Lines};
 use search::{EngineKind, Memory, SearchGame};
 
 use super::engine_args::{LimitArgs, best_move};
@@ -53,8 +54,8 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
         None => COMMANDS.to_owned(),
     };
     let stdin = std::io::stdin();
-    let mut input = stdin.lock().lines();
-    let mut out = std::io::stdout().lock();
+    let mut input = Lines::new(stdin.lock());
+    let mut out = std::io::stdout();
     writeln!(out, "You play {} against {}. {COMMANDS}", names[human], args.engine)?;
     loop {
         let game = Game { args, human, names, help: &help };
@@ -88,7 +89,7 @@ impl Game<'_> {
     fn play(
         &self,
         start: Box<dyn SearchGame>,
-        input: &mut impl Iterator<Item = std::io::Result<String>>,
+        input: &mut impl Iterator<Item = Result<String, LineError>>,
         out: &mut impl Write,
     ) -> anyhow::Result<End> {
         let (human, names) = (self.human, self.names);

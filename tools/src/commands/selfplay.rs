@@ -1,5 +1,7 @@
 //! `igroteka match`: one game between two built-in engines, shown move by move.
 
+use std::io::Write;
+
 use board_core::ByPlayer;
 use clap::Args;
 use search::{EngineKind, Memory};
@@ -21,7 +23,7 @@ pub struct MatchArgs {
     /// The second player's engine.
     #[arg(long, default_value = "mcts")]
     p2: EngineKind,
-    /// Stop and adjudicate after this many plies (default: the game's cap).
+    /// Stop and adjudicate after this many plies (default: the game's cap; 0: none).
     #[arg(long)]
     max_plies: Option<u32>,
     /// Print only the moves and the result, no boards.
@@ -36,7 +38,9 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let mut pos = crate::position::base_position(entry, args.variant.as_deref(), None)?;
     let names = entry.player_names;
     let cap = args.max_plies.unwrap_or(entry.default_max_plies);
-    println!(
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
         "{} ({}): {} {} vs {} {}",
         entry.name,
         pos.variant(),
@@ -44,18 +48,15 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         args.p1,
         names.second,
         args.p2
-    );
+    )?;
     if !args.quiet {
-        println!("{}", pos.board_text());
+        writeln!(out, "{}", pos.board_text())?;
     }
-    let mut ply = 0;
+    let mut ply: u32 = 0;
     let mut memories = ByPlayer::<Memory>::default();
     let outcome = loop {
-        if let Some(outcome) = pos.outcome() {
+        if let Some(outcome) = pos.outcome_within(ply as usize, cap) {
             break outcome;
-        }
-        if ply >= cap {
-            break pos.adjudicate();
         }
         let side = pos.side_to_move();
         let engine = if side == board_core::Player::First { args.p1 } else { args.p2 };
@@ -65,14 +66,15 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         };
         pos.play_move_text(&mv)?;
         ply += 1;
-        println!(
+        writeln!(
+            out,
             "{ply:>3}. {:<6} {mv:<12} {}  depth {}  nodes {}",
             names[side], info.score, info.depth, info.nodes
-        );
+        )?;
         if !args.quiet {
-            println!("{}", pos.board_text());
+            writeln!(out, "{}", pos.board_text())?;
         }
     };
-    println!("result {outcome}");
+    writeln!(out, "result {outcome}")?;
     Ok(())
 }

@@ -1,5 +1,7 @@
 //! `igroteka show`: draw a position.
 
+use std::io::Write;
+
 use clap::Args;
 
 use crate::position::PositionArgs;
@@ -13,15 +15,17 @@ pub struct ShowArgs {
 
 pub fn run(args: &ShowArgs) -> anyhow::Result<()> {
     let (entry, pos) = args.position.position()?;
-    println!("{}", pos.board_text());
-    println!("position {}", pos.position_text());
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", pos.board_text())?;
+    writeln!(out, "position {}", pos.position_text())?;
     match pos.outcome() {
-        Some(outcome) => println!("result {outcome}"),
-        None => println!(
+        Some(outcome) => writeln!(out, "result {outcome}")?,
+        None => writeln!(
+            out,
             "to move: {} ({} legal moves)",
             entry.player_names[pos.side_to_move()],
             pos.legal_move_texts().len()
-        ),
+        )?,
     }
     Ok(())
 }

@@ -10,11 +10,15 @@
 //! (a line that is not UTF-8); `liar` (always says `response p1win` to
 //! `query result` at the end).
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use board_core::tictactoe::TicTacToe;
+use protocol::{
+    EngineMessage, Go, GuiMessage, Lines, OptionDecl, OptionKind, PositionBase, Query, SearchInfo,
+    result_word,
+};
 use search::{EngineKind, GameEntry, Limits, Memory, SearchGame, Think};
 
 fn main() {
@@ -31,21 +35,18 @@ fn main() {
     let mut gos = 0;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    for line in std::io::stdin().lock().lines() {
+    for line in Lines::new(std::io::stdin().lock()) {
         let Ok(line) = line else { break };
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let reply = match words.as_slice() {
-            ["ugi", ..] => "id name fake-engine\nid author arena tests\n\
-                 option name Engine type combo default random var alphabeta var mcts var random\n\
-                 option name Seed type spin default 0 min 0 max 1000000000\nugiok"
-                .to_owned(),
-            ["isready", ..] => {
+        let replies = match line.parse::<GuiMessage>() {
+            Ok(GuiMessage::Ugi | GuiMessage::Uci) => identify(),
+            Ok(GuiMessage::IsReady) => {
                 if mode == "hang" && gos > 0 && gos + 1 >= at {
                     hang();
                 }
-                "readyok".to_owned()
+                vec![EngineMessage::ReadyOk]
             }
-            ["setoption", "name", name, "value", value, ..] => {
+            Ok(GuiMessage::SetOption { name, value }) => {
+                let value = value.unwrap_or_default();
                 if name.eq_ignore_ascii_case("engine") {
                     think.engine = value.parse().unwrap_or(EngineKind::Random);
                 } else if name.eq_ignore_ascii_case("seed") {
@@ -53,25 +54,20 @@ fn main() {
                 }
                 continue;
             }
-            ["uginewgame", ..] => {
+            Ok(GuiMessage::NewGame) => {
                 pos = start();
                 continue;
             }
-            ["position", rest @ ..] => {
-                pos = position(&entry, rest).unwrap_or_else(start);
+            Ok(GuiMessage::Position { base, moves }) => {
+                pos = position(&entry, &base, &moves).unwrap_or_else(start);
                 continue;
             }
-            ["query", "result", ..] => {
-                let word = match pos.outcome().map(|o| o.result_text()) {
-                    Some("1-0") => "p1win",
-                    Some("0-1") => "p2win",
-                    Some(_) => "draw",
-                    None => "none",
-                };
-                let word = if mode == "liar" && word != "none" { "p1win" } else { word };
-                format!("response {word}")
+            Ok(GuiMessage::Query(Query::Result)) => {
+                let word = result_word(pos.outcome());
+                let word = if mode == "liar" && word != result_word(None) { "p1win" } else { word };
+                vec![EngineMessage::Response(word.to_owned())]
             }
-            ["go", rest @ ..] => {
+            Ok(GuiMessage::Go(go)) => {
                 gos += 1;
                 let misbehave = gos == at;
                 match mode.as_str() {
@@ -85,14 +81,14 @@ fn main() {
                     "illegal" if misbehave => {
                         let legal = pos.legal_move_texts();
                         let bad = (0..9).map(|c| format!("c{c}")).find(|m| !legal.contains(m));
-                        format!("bestmove {}", bad.unwrap_or_else(|| "c9".to_owned()))
+                        vec![EngineMessage::BestMove(Some(bad.unwrap_or_else(|| "c9".to_owned())))]
                     }
                     _ => {
                         if mode == "late" && misbehave {
                             std::thread::sleep(delay);
                         }
                         let seeded = Think {
-                            limits: limits(rest),
+                            limits: limits(&go),
                             seed: think.seed ^ u64::from(gos),
                             ..think
                         };
@@ -102,22 +98,45 @@ fn main() {
                             &AtomicBool::new(false),
                             &mut |_| {},
                         );
-                        format!(
-                            "info depth {} score {} nodes {}\nbestmove {}",
-                            info.depth,
-                            info.score,
-                            info.nodes,
-                            best.unwrap_or_else(|| "(none)".to_owned())
-                        )
+                        vec![
+                            EngineMessage::Info(SearchInfo {
+                                depth: Some(info.depth),
+                                score: Some(info.score),
+                                nodes: Some(info.nodes),
+                                ..SearchInfo::default()
+                            }),
+                            EngineMessage::BestMove(best),
+                        ]
                     }
                 }
             }
-            ["quit", ..] => break,
-            _ => "info string error: unknown command".to_owned(),
+            Ok(GuiMessage::Quit) => break,
+            Ok(_) => continue,
+            Err(e) => vec![EngineMessage::InfoString(format!("error: {e}"))],
         };
-        let _ = writeln!(out, "{reply}");
+        for reply in replies {
+            let _ = writeln!(out, "{reply}");
+        }
         let _ = out.flush();
     }
+}
+
+/// The answer to `ugi`.
+fn identify() -> Vec<EngineMessage> {
+    let engines = ["alphabeta", "mcts", "random"].map(str::to_owned).to_vec();
+    vec![
+        EngineMessage::IdName("fake-engine".to_owned()),
+        EngineMessage::IdAuthor("arena tests".to_owned()),
+        EngineMessage::Option(OptionDecl {
+            name: "Engine".to_owned(),
+            kind: OptionKind::Combo { default: "random".to_owned(), vars: engines },
+        }),
+        EngineMessage::Option(OptionDecl {
+            name: "Seed".to_owned(),
+            kind: OptionKind::Spin { default: 0, min: 0, max: 1_000_000_000 },
+        }),
+        EngineMessage::UgiOk,
+    ]
 }
 
 fn hang() -> ! {
@@ -126,30 +145,27 @@ fn hang() -> ! {
     }
 }
 
-fn position(entry: &GameEntry, words: &[&str]) -> Option<Box<dyn SearchGame>> {
-    let moves_at = words.iter().position(|w| *w == "moves").unwrap_or(words.len());
-    let mut pos = match *words.first()? {
-        "startpos" => entry.start("standard").ok()?,
-        "fen" => entry.from_text(&words[1..moves_at].join(" "), "standard").ok()?,
-        _ => return None,
+fn position(
+    entry: &GameEntry,
+    base: &PositionBase,
+    moves: &[String],
+) -> Option<Box<dyn SearchGame>> {
+    let mut pos = match base {
+        PositionBase::StartPos => entry.start("standard").ok()?,
+        PositionBase::Fen(text) => entry.from_text(text, "standard").ok()?,
     };
-    for mv in words.get(moves_at + 1..).unwrap_or_default() {
+    for mv in moves {
         pos.play_move_text(mv).ok()?;
     }
     Some(pos)
 }
 
-fn limits(words: &[&str]) -> Limits {
-    let value = |name: &str| {
-        words
-            .iter()
-            .position(|w| *w == name)
-            .and_then(|i| words.get(i + 1))
-            .and_then(|v| v.parse::<u64>().ok())
-    };
+/// A search limit from `go`: its depth, nodes and movetime, or a twentieth
+/// of the first player's clock.
+fn limits(go: &Go) -> Limits {
     Limits {
-        depth: value("depth").map(|d| d as u32),
-        nodes: value("nodes"),
-        time: value("movetime").or(value("p1time").map(|t| t / 20)).map(Duration::from_millis),
+        depth: go.depth,
+        nodes: go.nodes,
+        time: go.movetime.or(go.p1time.map(|t| t / 20)).map(Duration::from_millis),
     }
 }

@@ -7,6 +7,7 @@ use std::fmt;
 /// The most characters of the input an error message quotes.
 const QUOTE_CHARS: usize = 80;
 /// The most characters of a whole error message, whatever a library quoted.
+#[cfg(feature = "engine")]
 const MESSAGE_CHARS: usize = 400;
 
 /// A line that is not a valid message, with a message saying why.
@@ -38,6 +39,7 @@ pub(crate) fn quote(text: &str) -> Cow<'_, str> {
 
 /// An error message cut to 400 characters: the last guard against a long
 /// quote inside a library's message.
+#[cfg(feature = "engine")]
 pub(crate) fn capped(message: &str) -> Cow<'_, str> {
     cut(message, MESSAGE_CHARS)
 }
@@ -51,6 +53,7 @@ fn cut(text: &str, chars: usize) -> Cow<'_, str> {
 
 /// `message` (from a library that quotes `input` in full) with every copy of
 /// a long `input` cut as [`quote`] cuts it.
+#[cfg(feature = "engine")]
 pub(crate) fn quoting(message: &str, input: &str) -> String {
     match quote(input) {
         Cow::Owned(short) => message.replace(input, &short),
@@ -69,6 +72,13 @@ mod tests {
         assert_eq!(quote(&exact), exact);
         let long = "é".repeat(QUOTE_CHARS + 1);
         assert_eq!(quote(&long), format!("{exact}…"));
+    }
+
+    #[cfg(feature = "engine")]
+    #[test]
+    fn a_library_message_quotes_input_short() {
+        let exact = "é".repeat(QUOTE_CHARS);
+        let long = "é".repeat(QUOTE_CHARS + 1);
         assert_eq!(
             quoting(&format!("bad move '{long}': no"), &long),
             format!("bad move '{exact}…': no")

@@ -79,15 +79,21 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(feature = "cache")]
+mod cache;
 mod eval;
 mod moves;
 mod position;
 mod rules;
+mod solve;
 mod square;
 mod text;
 
+#[cfg(feature = "cache")]
+pub use cache::{CacheError, CacheUse};
 pub use moves::Move;
 pub use position::{Position, START_TEXT};
+pub use solve::Tablebase;
 pub use square::Square;
 pub use text::Setup;
 

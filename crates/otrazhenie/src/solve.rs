@@ -188,7 +188,7 @@ impl Tablebase {
     /// won, drawn and lost for the side to move.
     pub fn census(&self) -> [u64; 3] {
         let mut counts = [0u64; 3];
-        for (own, enemy, slot) in (0..CLASSES.len()).flat_map(positions) {
+        for (_, _, slot) in (0..CLASSES.len()).flat_map(positions) {
             let bucket = match decode(self.classes[slot.class][slot.index]) {
                 Proven::Win(_) => 0,
                 Proven::Draw => 1,

@@ -161,7 +161,7 @@ impl Tablebase {
 
     /// The table every [`Position::probe`](board_core::Evaluate::probe) uses,
     /// built on the first call (or read from the cache file set with
-    /// [`Tablebase::set_cache_file`], feature `cache`).
+    /// `Tablebase::set_cache_file`, feature `cache`).
     pub fn global() -> &'static Tablebase {
         GLOBAL.get_or_init(|| {
             #[cfg(feature = "cache")]

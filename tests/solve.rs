@@ -2,8 +2,9 @@
 //! its cache file), and the engine's players, which must keep every won and
 //! drawn position and win in the fewest plies.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 use std::sync::atomic::AtomicBool;
 
 use board_core::{Game, Proven, Rng};
@@ -98,6 +99,39 @@ fn solve_refuses_games_without_a_table_and_bad_positions() {
     let out = solve(&cache, &["--game", "otrazhenie", "--fen", "WWW5/8/8/8/8/8/8/B7 w"]);
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("at most 2"), "{}", text(&out.stderr));
+}
+
+/// Through the protocol: the table is read or built on `isready`, and `info`
+/// carries the exact distance, for alpha-beta and MCTS alike.
+#[test]
+fn the_engine_process_reports_the_tables_distance() {
+    let cache = temp_dir("engine");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_igroteka"))
+        .args(["engine", "--game", "otrazhenie"])
+        .env("IGROTEKA_CACHE", &cache)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the engine starts");
+    let script = "ugi\nisready\n\
+        position fen 8/8/2WW4/2B5/8/8/8/8 w\ngo nodes 1\nisready\n\
+        setoption name Engine value mcts\n\
+        position fen 8/1WB5/1B6/8/8/8/8/8 w\ngo nodes 1\nisready\n\
+        position startpos\ngo nodes 1\nisready\nquit\n";
+    child.stdin.take().expect("stdin").write_all(script.as_bytes()).expect("written");
+    let out = text(&child.wait_with_output().expect("the engine ends").stdout);
+    assert!(cache.join("otrazhenie-table.bin").exists(), "built and saved on isready");
+    let answers: Vec<&str> =
+        out.lines().filter(|l| l.starts_with("info") || l.starts_with("bestmove")).collect();
+    assert_eq!(answers.len(), 6, "{out}");
+    // The table's line to the end: three plies for a win in 3.
+    assert!(answers[0].starts_with("info depth 3 seldepth 3 score win 3 "), "{out}");
+    let pv = answers[0].split(" pv ").nth(1).unwrap_or_default();
+    assert_eq!(pv.split_whitespace().count(), 3, "{out}");
+    assert!(pv.starts_with("d6-d5 "), "{out}");
+    assert_eq!(answers[1], "bestmove d6-d5");
+    assert!(answers[2].contains(" score loss 2 "), "{out}");
+    assert!(answers[4].contains(" score cp 0 "), "{out}");
 }
 
 /// Positions met in random games from the start: mostly drawn early on, won

@@ -147,8 +147,8 @@ impl Tablebase {
     /// times that unoptimised).
     ///
     /// # Panics
-    /// If some distance exceeds 254 plies, which the game does not allow
-    /// (the longest is far shorter; a test checks it).
+    /// If some distance exceeded 254 plies, which does not happen: the
+    /// longest is 21 (a test checks it).
     pub fn build() -> Tablebase {
         let mut table = Tablebase {
             classes: CLASSES.map(|(m, n)| vec![0; SET_COUNT[m as usize] * SET_COUNT[n as usize]]),
@@ -319,8 +319,9 @@ impl Tablebase {
             let class = k % CLASSES.len();
             let index = k.wrapping_mul(0x9E37_79B9) % self.classes[class].len();
             let (own, enemy) = Slot { class, index }.sets();
-            let pos = Position::from_sides(own, enemy);
-            (own & enemy == 0 && !self.agrees_with_children(&pos)).then_some(pos)
+            (own & enemy == 0)
+                .then(|| Position::from_sides(own, enemy))
+                .filter(|pos| !self.agrees_with_children(pos))
         })
     }
 

@@ -213,11 +213,19 @@ pub trait Evaluate: Game {
 /// A position's value at perfect play, for the side to move; distances in
 /// plies to the end of the game. Ordered from the side to move's view: a
 /// faster win is greater, then slower wins, draws, slower losses, faster losses.
+///
+/// ```
+/// use board_core::Proven;
+/// assert!(Proven::Win(1) > Proven::Win(3) && Proven::Win(3) > Proven::Draw);
+/// assert!(Proven::Draw > Proven::Loss(4) && Proven::Loss(4) > Proven::Loss(2));
+/// // After a move that leaves the opponent lost in 2, the mover wins in 3.
+/// assert_eq!(Proven::Loss(2).one_ply_back(), Proven::Win(3));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Proven {
-    /// The side to move wins: its move number `n` (counted in plies from
-    /// now, so odd) ends the game, against the best defence. `Win(1)`: a
-    /// winning move is at hand.
+    /// The side to move wins: the game ends `n` plies from now (`n` odd, so
+    /// with its own move), against the best defence. `Win(1)`: a winning
+    /// move is at hand.
     Win(u32),
     /// The side to move loses `n` plies from now (even) at best defence;
     /// `Loss(0)`: the game is already lost.

@@ -1,0 +1,370 @@
+//! The page of `igroteka serve` in headless Chromium, driven over the Chrome
+//! DevTools Protocol: every game is drawn, played by clicks against an
+//! engine, watched engine against engine to its end, and photographed
+//! (target/screenshots/<game>.png).
+//!
+//! Chromium is required: without it these tests fail and say how to install
+//! it (`apt-get install chromium`; `CHROMIUM=/path` chooses another binary).
+
+#[path = "serve_support.rs"]
+mod serve_support;
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use serve_support::{Engine, Server};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// One browser at a time: the machine is small.
+static BROWSER: Mutex<()> = Mutex::new(());
+
+/// A headless Chromium, killed when dropped.
+struct Browser {
+    child: Child,
+    profile: PathBuf,
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
+
+/// A page of that browser, over one DevTools WebSocket session.
+struct Page {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    session: String,
+    next_id: u64,
+}
+
+fn chromium() -> String {
+    let path = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".to_owned());
+    assert!(
+        std::path::Path::new(&path).exists(),
+        "the browser tests need Chromium at {path}: install it (apt-get install chromium, as \
+         .ci/run does) or set CHROMIUM to its path"
+    );
+    path
+}
+
+async fn launch(test: &str) -> (Browser, Page) {
+    let profile = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("chromium-{test}"));
+    let _ = std::fs::remove_dir_all(&profile);
+    let mut child = Command::new(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-dev-shm-usage",
+            "--hide-scrollbars",
+            "--window-size=1200,1000",
+            "--remote-debugging-port=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("about:blank")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("chromium starts");
+    let mut stderr = BufReader::new(child.stderr.take().expect("piped stderr")).lines();
+    let url = stderr
+        .by_ref()
+        .map_while(Result::ok)
+        .find_map(|line| line.find("ws://").map(|at| line[at..].trim().to_owned()));
+    // Keep reading, so that Chromium never writes into a closed pipe.
+    std::thread::spawn(move || stderr.for_each(drop));
+    let browser = Browser { child, profile };
+    let url = url.expect("chromium prints its DevTools address");
+    let ws = tokio_tungstenite::connect_async(url).await.expect("DevTools connects").0;
+    let mut page = Page { ws, session: String::new(), next_id: 0 };
+    let target = page.call("Target.createTarget", json!({"url": "about:blank"})).await;
+    let attached = page
+        .call("Target.attachToTarget", json!({"targetId": target["targetId"], "flatten": true}))
+        .await;
+    page.session = attached["sessionId"].as_str().expect("a session").to_owned();
+    (browser, page)
+}
+
+impl Page {
+    /// A DevTools command; its result.
+    async fn call(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        let mut message = json!({"id": id, "method": method, "params": params});
+        if !self.session.is_empty() {
+            message["sessionId"] = json!(self.session);
+        }
+        self.ws.send(Message::Text(message.to_string().into())).await.expect("DevTools takes it");
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(60), self.ws.next())
+                .await
+                .unwrap_or_else(|_| panic!("no answer to {method}"))
+                .expect("DevTools stays open")
+                .expect("a frame");
+            let Message::Text(text) = frame else { continue };
+            let answer: Value = serde_json::from_str(&text).expect("DevTools sends JSON");
+            if answer["id"] == id {
+                assert!(answer["error"].is_null(), "{method}: {}", answer["error"]);
+                return answer["result"].clone();
+            }
+        }
+    }
+
+    /// The value of a JavaScript expression (promises awaited).
+    async fn eval(&mut self, expression: &str) -> Value {
+        let params = json!({"expression": expression, "returnByValue": true, "awaitPromise": true});
+        let result = self.call("Runtime.evaluate", params).await;
+        assert!(
+            result["exceptionDetails"].is_null(),
+            "{expression}: {}",
+            result["exceptionDetails"]
+        );
+        result["result"]["value"].clone()
+    }
+
+    /// Waits until `condition` (JavaScript) is true; at most 90 s, then fails
+    /// saying what was awaited and what the page shows.
+    async fn wait(&mut self, condition: &str, what: &str) {
+        let deadline = Instant::now() + Duration::from_secs(90);
+        while self.eval(condition).await != json!(true) {
+            if Instant::now() > deadline {
+                let shown = self
+                    .eval("document.body.dataset.phase + ' | ' + document.body.innerText.slice(0, 600)")
+                    .await;
+                panic!("waited in vain for {what}; the page shows: {shown}");
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    async fn open(&mut self, server: &Server) {
+        let url = format!("http://{}/", server.address);
+        self.call("Page.navigate", json!({"url": url})).await;
+        self.wait("document.body?.dataset.phase === 'idle'", "the page to connect").await;
+    }
+
+    /// A real mouse click at a point of the viewport.
+    async fn click_at(&mut self, x: f64, y: f64) {
+        for kind in ["mouseMoved", "mousePressed", "mouseReleased"] {
+            let params = json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1});
+            self.call("Input.dispatchMouseEvent", params).await;
+        }
+    }
+
+    /// Clicks the middle of the element `selector` finds.
+    async fn click(&mut self, selector: &str) {
+        let script = format!(
+            "(() => {{ const e = document.querySelector({selector:?}); if (!e) return null; \
+             e.scrollIntoView({{block: 'center'}}); const r = e.getBoundingClientRect(); \
+             return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+        );
+        let point = self.eval(&script).await;
+        let (Some(x), Some(y)) = (point[0].as_f64(), point[1].as_f64()) else {
+            panic!("nothing to click at {selector}");
+        };
+        self.click_at(x, y).await;
+    }
+
+    /// The viewport point of cell `name`'s centre (the mean of its corners,
+    /// inside every convex cell), scrolled into view.
+    async fn cell_point(&mut self, name: &str) -> (f64, f64) {
+        let script = format!(
+            "(() => {{ const g = document.querySelector('[data-cell=\"' + {name:?} + '\"]'); \
+             if (!g) return null; g.scrollIntoView({{block: 'center'}}); \
+             const poly = g.querySelector('polygon'); const pts = [...poly.points]; \
+             const x = pts.reduce((s, p) => s + p.x, 0) / pts.length; \
+             const y = pts.reduce((s, p) => s + p.y, 0) / pts.length; \
+             const p = new DOMPoint(x, y).matrixTransform(poly.getScreenCTM()); \
+             return [p.x, p.y]; }})()"
+        );
+        let point = self.eval(&script).await;
+        match (point[0].as_f64(), point[1].as_f64()) {
+            (Some(x), Some(y)) => (x, y),
+            _ => panic!("cell {name} is not drawn"),
+        }
+    }
+
+    /// Sets the form and presses New game.
+    async fn new_game(
+        &mut self,
+        game: &str,
+        variant: &str,
+        sides: [&str; 2],
+        limit: &str,
+        plies: u32,
+    ) {
+        let script = format!(
+            "(() => {{ const s = (id, v) => {{ const e = document.getElementById(id); e.value = v; \
+             e.dispatchEvent(new Event('change')); }}; s('game', {game:?}); s('variant', {variant:?}); \
+             s('p1-engine', {p1:?}); s('p2-engine', {p2:?}); s('p1-kind', 'depth'); \
+             s('p2-kind', 'depth'); s('p1-limit', {limit:?}); s('p2-limit', {limit:?}); \
+             s('maxplies', '{plies}'); s('fen', ''); return true; }})()",
+            p1 = sides[0],
+            p2 = sides[1],
+        );
+        assert_eq!(self.eval(&script).await, json!(true));
+        self.click("#new").await;
+    }
+
+    async fn screenshot(&mut self, path: &std::path::Path) {
+        let clip = self
+            .eval(
+                "(() => { window.scrollTo(0, 0); const r = document.querySelector('main').getBoundingClientRect(); \
+                 return {x: r.x, y: r.y, width: r.width, height: r.height, scale: 0.6}; })()",
+            )
+            .await;
+        let shot =
+            self.call("Page.captureScreenshot", json!({"format": "png", "clip": clip})).await;
+        let data = shot["data"].as_str().expect("image data");
+        let png = base64::engine::general_purpose::STANDARD.decode(data).expect("base64");
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("screenshot folder");
+        std::fs::write(path, png).expect("write the screenshot");
+    }
+
+    async fn moves(&mut self) -> Vec<String> {
+        let moves = self
+            .eval("[...document.querySelectorAll('#moves [data-move]')].map(e => e.dataset.move)")
+            .await;
+        serde_json::from_value(moves).expect("a list of moves")
+    }
+}
+
+fn screenshot_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).parent().expect("target/").join("screenshots")
+}
+
+fn run<F: std::future::Future<Output = ()>>(test: F) {
+    let _one_at_a_time = BROWSER.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    tokio::runtime::Runtime::new().expect("a runtime").block_on(test);
+}
+
+#[test]
+fn every_cell_of_every_board_is_drawn_and_clickable() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("cells").await;
+        page.open(&server).await;
+        for (game, variants) in serve_support::games() {
+            for variant in variants {
+                let board = Engine::start(&game, &variant).json("board");
+                let cells = board["cells"].as_array().expect("cells").clone();
+                assert!(!cells.is_empty(), "{game} {variant}: no cells");
+                page.new_game(&game, &variant, ["", ""], "1", 0).await;
+                page.wait("document.body.dataset.phase === 'human'", "a board").await;
+                let drawn =
+                    page.eval("document.querySelectorAll('#cells [data-cell]').length").await;
+                assert_eq!(drawn, json!(cells.len()), "{game} {variant}: cells drawn");
+                for cell in &cells {
+                    let name = cell["name"].as_str().expect("a name");
+                    let (x, y) = page.cell_point(name).await;
+                    let hit = page
+                        .eval(&format!(
+                            "document.elementFromPoint({x}, {y})?.closest('[data-cell]')?.dataset.cell ?? null"
+                        ))
+                        .await;
+                    assert_eq!(hit, json!(name), "{game} {variant}: a click on {name} hits {hit}");
+                }
+            }
+        }
+    });
+}
+
+/// Makes the first legal move by clicks: the cells of its path, then the
+/// chooser when other moves share the path. Returns the move.
+async fn click_first_move(page: &mut Page, referee: &mut Engine) -> String {
+    let paths = referee.json("movepaths");
+    let moves = paths["moves"].as_array().expect("moves").clone();
+    let first = moves.iter().find(|m| m["path"].as_array().is_some_and(|p| !p.is_empty()));
+    let first = first.expect("a move with cells to click");
+    let text = first["move"].as_str().expect("move text").to_owned();
+    let path: Vec<&str> =
+        first["path"].as_array().expect("path").iter().filter_map(Value::as_str).collect();
+    for (i, cell) in path.iter().enumerate() {
+        if *cell == "reserve" {
+            page.click("[data-cell='reserve']").await;
+        } else {
+            if i > 0 {
+                page.wait(
+                    &format!("!!document.querySelector('#targets [data-target=\"{cell}\"]')"),
+                    &format!("{cell} shown as a target"),
+                )
+                .await;
+            }
+            let (x, y) = page.cell_point(cell).await;
+            page.click_at(x, y).await;
+        }
+    }
+    let shared = moves.iter().filter(|m| m["path"] == first["path"]).count();
+    if shared > 1 {
+        let button = format!("#chooser button[data-move='{text}']");
+        page.wait(&format!("!!document.querySelector({button:?})"), "the chooser").await;
+        page.click(&button).await;
+    }
+    text
+}
+
+#[test]
+fn every_game_is_played_by_clicks_and_watched_to_the_end() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("games").await;
+        page.open(&server).await;
+        let games = serve_support::games();
+        assert_eq!(games.len(), 6, "{games:?}");
+        for (game, variants) in &games {
+            let variant = &variants[0];
+            // A person against the engine: a picture, a click move, an answer.
+            page.new_game(game, variant, ["", "alphabeta"], "1", 0).await;
+            page.wait("document.body.dataset.phase === 'human'", "the person to move").await;
+            page.screenshot(&screenshot_dir().join(format!("{game}.png"))).await;
+            let mut referee = Engine::start(game, variant);
+            let played = click_first_move(&mut page, &mut referee).await;
+            page.wait(
+                "document.querySelectorAll('#moves [data-move]').length === 2 && \
+                 document.body.dataset.phase !== 'thinking'",
+                &format!("{game}: the engine's answer to {played}"),
+            )
+            .await;
+            let moves = page.moves().await;
+            assert_eq!(moves[0], played, "{game}");
+            referee.send(&format!("position startpos moves {}", moves.join(" ")));
+            assert_eq!(referee.query("gameover"), "false", "{game}: {moves:?}");
+
+            // Engine against engine to the end, under a ply cap.
+            page.new_game(game, variant, ["alphabeta", "random"], "1", 16).await;
+            page.wait("document.body.dataset.phase === 'over'", &format!("{game}: the end")).await;
+            page.screenshot(&screenshot_dir().join(format!("{game}-end.png"))).await;
+            let moves = page.moves().await;
+            assert!(!moves.is_empty() && moves.len() <= 16, "{game}: {moves:?}");
+            referee.send("setoption name MaxPlies value 16");
+            referee.send(&format!("position startpos moves {}", moves.join(" ")));
+            let result = referee.query("result");
+            let names = referee.json("board")["players"].clone();
+            let expected = match result.as_str() {
+                "p1win" => format!("{} wins", names[0]["name"].as_str().unwrap_or("")),
+                "p2win" => format!("{} wins", names[1]["name"].as_str().unwrap_or("")),
+                "draw" => "Draw".to_owned(),
+                other => panic!("{game}: the referee says {other} after {moves:?}"),
+            };
+            let shown = page.eval("document.getElementById('result').innerText").await;
+            let shown = shown.as_str().unwrap_or("");
+            assert!(shown.starts_with(&expected), "{game}: shows {shown:?}, expected {expected:?}");
+        }
+    });
+}

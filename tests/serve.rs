@@ -1,0 +1,288 @@
+//! `igroteka serve` over its WebSocket, without a browser: bad messages,
+//! engines that crash, hang or cheat, the game limit, and no engine process
+//! left behind.
+
+#[path = "serve_support.rs"]
+mod serve_support;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use serve_support::Server;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+async fn connect(server: &Server) -> Socket {
+    let url = format!("ws://{}/ws", server.address);
+    tokio_tungstenite::connect_async(url).await.expect("the WebSocket opens").0
+}
+
+/// The next JSON message (at most 60 s away: a stuck server fails the test).
+async fn next(ws: &mut Socket) -> Value {
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(60), ws.next())
+            .await
+            .expect("the server answers")
+            .expect("the socket stays open")
+            .expect("a good frame");
+        if let Message::Text(text) = message {
+            return serde_json::from_str(&text).expect("the server sends JSON");
+        }
+    }
+}
+
+/// Messages until one of `kind`, which is returned.
+async fn until(ws: &mut Socket, kind: &str) -> Value {
+    loop {
+        let message = next(ws).await;
+        if message["type"] == kind {
+            return message;
+        }
+        assert_ne!(
+            message["type"], "error",
+            "unexpected error while waiting for {kind}: {message}"
+        );
+    }
+}
+
+async fn send(ws: &mut Socket, message: Value) {
+    ws.send(Message::Text(message.to_string().into())).await.expect("the socket takes it");
+}
+
+fn side(engine: Option<&str>, limit: Value) -> Value {
+    json!({ "engine": engine, "limit": limit })
+}
+
+fn new_game(game: &str, first: Value, second: Value) -> Value {
+    json!({ "type": "new", "game": game, "sides": [first, second] })
+}
+
+/// A fake engine: a shell script that speaks just enough of the protocol and
+/// misbehaves on `go` as `behaviour` says (`crash`, `hang`, `illegal`).
+fn fake_engine(behaviour: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("serve-fakes");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let on_go = match behaviour {
+        "crash" => "exit 3",
+        "hang" => ":",
+        "illegal" => "echo 'bestmove zz99'",
+        _ => panic!("unknown behaviour {behaviour}"),
+    };
+    let script = format!(
+        "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    ugi) echo 'id name fake'; \
+         echo ugiok ;;\n    isready) echo readyok ;;\n    go*) {on_go} ;;\n  esac\ndone\n"
+    );
+    let path = dir.join(format!("{behaviour}.sh"));
+    std::fs::write(&path, script).expect("write the fake engine");
+    let mut permissions = std::fs::metadata(&path).expect("metadata").permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&path, permissions).expect("chmod");
+    path
+}
+
+fn fake_flag(behaviour: &str) -> String {
+    format!("cmd={}", fake_engine(behaviour).display())
+}
+
+#[tokio::test]
+async fn malformed_messages_are_answered_and_the_session_goes_on() {
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    let hello = until(&mut ws, "hello").await;
+    assert_eq!(hello["games"].as_array().map(Vec::len), Some(serve_support::games().len()));
+    let bad = [
+        Message::Text("not json".into()),
+        Message::Text("{\"type\":\"fly\"}".into()),
+        Message::Text("{\"type\":\"move\"}".into()),
+        Message::Text("{\"type\":\"new\",\"game\":\"focus\"}".into()),
+        Message::Text("[1,2,3]".into()),
+        Message::Binary(vec![0xff, 0x00, 0x13].into()),
+        Message::Text(json!({"type": "move", "move": "a1"}).to_string().into()),
+    ];
+    for message in bad {
+        let shown = format!("{message:?}");
+        ws.send(message).await.expect("sent");
+        let answer = next(&mut ws).await;
+        assert_eq!(answer["type"], "error", "{shown}: {answer}");
+        assert_eq!(answer["restart"], false, "{shown}: {answer}");
+        assert!(!answer["message"].as_str().unwrap_or("").is_empty(), "{shown}: {answer}");
+    }
+    // An unknown game ends only that attempt.
+    send(&mut ws, new_game("chess", side(None, Value::Null), side(None, Value::Null))).await;
+    let answer = next(&mut ws).await;
+    assert_eq!(answer["type"], "error");
+    assert!(answer["message"].as_str().unwrap_or("").contains("unknown game 'chess'"), "{answer}");
+    // So does a position text that is none.
+    let mut pasted = new_game("stykovka", side(None, Value::Null), side(None, Value::Null));
+    pasted["fen"] = json!("this is no position");
+    send(&mut ws, pasted).await;
+    let answer = next(&mut ws).await;
+    assert_eq!(answer["type"], "error");
+    assert_eq!(answer["restart"], false, "{answer}");
+    assert!(answer["message"].as_str().unwrap_or("").contains("invalid position"), "{answer}");
+    server.wait_for_children(0);
+    // The same socket still plays: two people, an illegal and a legal move.
+    send(&mut ws, new_game("otrazhenie", side(None, Value::Null), side(None, Value::Null))).await;
+    until(&mut ws, "board").await;
+    let state = until(&mut ws, "state").await;
+    assert_eq!(state["human_to_move"], true);
+    send(&mut ws, json!({"type": "move", "move": "zz99"})).await;
+    let answer = next(&mut ws).await;
+    assert_eq!(answer["type"], "error", "{answer}");
+    assert!(answer["message"].as_str().unwrap_or("").contains("not a legal move"), "{answer}");
+    let first = state["movepaths"]["moves"][0]["move"].as_str().expect("a legal move").to_owned();
+    send(&mut ws, json!({"type": "move", "move": first})).await;
+    let state = until(&mut ws, "state").await;
+    assert_eq!(state["moves"], json!([first]));
+    assert_eq!(state["to_move"], 2);
+}
+
+/// Starts a game where player 1 is the fake engine; returns the error notice.
+async fn fake_fails(server: &Server) -> String {
+    let mut ws = connect(server).await;
+    until(&mut ws, "hello").await;
+    let fake = side(Some("fake"), json!({"movetime": 10}));
+    send(&mut ws, new_game("otrazhenie", fake, side(None, Value::Null))).await;
+    until(&mut ws, "board").await;
+    let state = until(&mut ws, "state").await;
+    assert_eq!(state["thinking"], 1, "{state}");
+    let error = until_error(&mut ws).await;
+    assert_eq!(error["restart"], true, "{error}");
+    // The game's processes (the referee and the fake) are gone.
+    server.wait_for_children(0);
+    error["message"].as_str().unwrap_or("").to_owned()
+}
+
+async fn until_error(ws: &mut Socket) -> Value {
+    loop {
+        let message = next(ws).await;
+        if message["type"] == "error" {
+            return message;
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_engine_that_crashes_mid_game_is_reported() {
+    let server = Server::start(&["--engine", "name=fake", &fake_flag("crash")]);
+    let message = fake_fails(&server).await;
+    assert!(message.contains("'fake' exited"), "{message}");
+}
+
+#[tokio::test]
+async fn an_engine_that_hangs_is_reported_after_the_timeout() {
+    let server = Server::start(&["--timeout", "500", "--engine", "name=fake", &fake_flag("hang")]);
+    let message = fake_fails(&server).await;
+    assert!(message.contains("'fake' did not answer its move in time"), "{message}");
+}
+
+#[tokio::test]
+async fn an_illegal_engine_move_is_caught_by_the_referee() {
+    let server = Server::start(&["--engine", "name=fake", &fake_flag("illegal")]);
+    let message = fake_fails(&server).await;
+    assert!(message.contains("'fake' answered an illegal move 'zz99'"), "{message}");
+}
+
+#[tokio::test]
+async fn a_referee_without_the_board_queries_is_named() {
+    let server = Server::start(&["--engine", "name=fake", &fake_flag("hang"), "--referee", "fake"]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    send(&mut ws, new_game("focus", side(None, Value::Null), side(None, Value::Null))).await;
+    let error = until_error(&mut ws).await;
+    let message = error["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains("'fake' cannot describe the board") && message.contains("movepaths"),
+        "{error}"
+    );
+    server.wait_for_children(0);
+}
+
+#[tokio::test]
+async fn more_games_than_the_limit_are_refused() {
+    let server = Server::start(&["--max-games", "1"]);
+    let mut first = connect(&server).await;
+    until(&mut first, "hello").await;
+    let mut second = connect(&server).await;
+    let refusal = next(&mut second).await;
+    assert_eq!(refusal["type"], "error", "{refusal}");
+    assert!(
+        refusal["message"].as_str().unwrap_or("").contains("at most 1 games at once"),
+        "{refusal}"
+    );
+    // Closing the first tab frees its place.
+    first.close(None).await.expect("closed");
+    let mut tries = 0;
+    loop {
+        let mut third = connect(&server).await;
+        if next(&mut third).await["type"] == "hello" {
+            break;
+        }
+        tries += 1;
+        assert!(tries < 100, "the place of a closed tab is never freed");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn engines_end_with_their_game_and_their_tab() {
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    let engine = || side(Some("alphabeta"), json!({"movetime": 20}));
+    send(&mut ws, new_game("hexdraughts", engine(), engine())).await;
+    until(&mut ws, "board").await;
+    until(&mut ws, "state").await;
+    let before = server.wait_for_children(3);
+    // A restart replaces all three processes.
+    send(&mut ws, new_game("city", engine(), engine())).await;
+    until(&mut ws, "board").await;
+    until(&mut ws, "state").await;
+    let after = server.wait_for_children(3);
+    assert!(before.iter().all(|pid| !after.contains(pid)), "{before:?} still in {after:?}");
+    // Closing the tab ends them.
+    drop(ws);
+    server.wait_for_children(0);
+}
+
+#[tokio::test]
+async fn take_back_returns_to_the_person_and_engine_games_end() {
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    let engine = side(Some("alphabeta"), json!({"depth": 1}));
+    send(&mut ws, new_game("otrazhenie", side(None, Value::Null), engine)).await;
+    until(&mut ws, "board").await;
+    let state = until(&mut ws, "state").await;
+    let first = state["movepaths"]["moves"][0]["move"].as_str().expect("a move").to_owned();
+    send(&mut ws, json!({"type": "move", "move": first})).await;
+    // The person's move, then the engine's answer.
+    let mut state = until(&mut ws, "state").await;
+    while state["moves"].as_array().map_or(0, Vec::len) < 2 {
+        state = until(&mut ws, "state").await;
+    }
+    assert_eq!(state["human_to_move"], true, "{state}");
+    send(&mut ws, json!({"type": "take_back"})).await;
+    let state = until(&mut ws, "state").await;
+    assert_eq!(state["moves"], json!([]), "{state}");
+    assert_eq!(state["human_to_move"], true);
+
+    // Two engines play a capped game to its end.
+    let engine = || side(Some("random"), json!({"nodes": 1}));
+    let mut game = new_game("focus", engine(), engine());
+    game["max_plies"] = json!(12);
+    send(&mut ws, game).await;
+    loop {
+        let state = until(&mut ws, "state").await;
+        if state["pieces"]["game_over"] == true {
+            assert_eq!(state["moves"].as_array().map(Vec::len), Some(12), "{state}");
+            assert_eq!(state["thinking"], Value::Null);
+            break;
+        }
+    }
+}

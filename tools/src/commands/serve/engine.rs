@@ -1,0 +1,209 @@
+//! One engine process: started from an [`EngineSpec`], spoken to with typed
+//! [`GuiMessage`]s, heard as typed [`EngineMessage`]s, and always reaped.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use arena::{EngineSpec, Program};
+use protocol::{EngineMessage, GuiMessage, Query};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, Command};
+use tokio::sync::mpsc;
+
+/// What an engine process said: a line read as a message, or its end.
+#[derive(Debug)]
+pub enum Heard {
+    /// A line, typed; lines that are no protocol message are dropped.
+    Message(EngineMessage),
+    /// The process closed its output (it exited or crashed).
+    Gone,
+}
+
+/// A running engine process. Dropping it kills the process; [`Engine::close`]
+/// also waits for it, so no zombie is left.
+pub struct Engine {
+    /// The name people know it by.
+    pub name: String,
+    child: Child,
+    stdin: ChildStdin,
+    heard: mpsc::UnboundedReceiver<Heard>,
+}
+
+/// Why talking to an engine failed, for people.
+#[derive(Debug)]
+pub struct EngineError(pub String);
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Engine {
+    /// Starts `spec` (built-ins as `<exe> engine`).
+    ///
+    /// # Errors
+    /// When the process cannot be started.
+    pub fn spawn(spec: &EngineSpec, exe: &Path) -> Result<Engine, EngineError> {
+        let mut command = match &spec.program {
+            Program::Builtin(_) => {
+                let mut command = Command::new(exe);
+                command.arg("engine");
+                command
+            }
+            Program::External(words) => {
+                let mut command = Command::new(&words[0]);
+                command.args(&words[1..]);
+                command
+            }
+        };
+        if let Some(dir) = &spec.dir {
+            command.current_dir(dir);
+        }
+        command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true);
+        let mut child = command
+            .spawn()
+            .map_err(|e| EngineError(format!("cannot start engine '{}': {e}", spec.name)))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err(EngineError(format!("engine '{}' has no pipes", spec.name)));
+        };
+        let (tx, heard) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            let mut lines = BufReader::new(stdout).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                if let Ok(message) = line.parse::<EngineMessage>()
+                    && tx.send(Heard::Message(message)).is_err()
+                {
+                    return;
+                }
+            }
+            let _ = tx.send(Heard::Gone);
+        });
+        Ok(Engine { name: spec.name.clone(), child, stdin, heard })
+    }
+
+    /// Writes one message.
+    ///
+    /// # Errors
+    /// When the pipe is closed (the engine is gone).
+    pub async fn send(&mut self, message: &GuiMessage) -> Result<(), EngineError> {
+        let line = format!("{message}\n");
+        let write = async {
+            self.stdin.write_all(line.as_bytes()).await?;
+            self.stdin.flush().await
+        };
+        write.await.map_err(|e| EngineError(format!("engine '{}' is gone ({e})", self.name)))
+    }
+
+    /// The next message; cancel-safe, so it can wait in a `select!`.
+    ///
+    /// # Errors
+    /// When the engine has exited.
+    pub async fn next(&mut self) -> Result<EngineMessage, EngineError> {
+        match self.heard.recv().await {
+            Some(Heard::Message(message)) => Ok(message),
+            Some(Heard::Gone) | None => {
+                Err(EngineError(format!("engine '{}' exited (or crashed)", self.name)))
+            }
+        }
+    }
+
+    /// Sends `message` and `isready`, and waits for `readyok`; the answers
+    /// before it are returned, the last `info string error: ...` as an error.
+    ///
+    /// # Errors
+    /// That error; the engine's exit; no `readyok` within `timeout`.
+    pub async fn command(
+        &mut self,
+        message: &GuiMessage,
+        timeout: Duration,
+    ) -> Result<Vec<EngineMessage>, EngineError> {
+        self.send(message).await?;
+        self.send(&GuiMessage::IsReady).await?;
+        let answers = async {
+            let mut answers = Vec::new();
+            loop {
+                match self.next().await? {
+                    EngineMessage::ReadyOk => return Ok(answers),
+                    other => answers.push(other),
+                }
+            }
+        };
+        let answers = tokio::time::timeout(timeout, answers).await.map_err(|_| {
+            EngineError(format!(
+                "engine '{}' did not answer '{message}' within {} ms",
+                self.name,
+                timeout.as_millis()
+            ))
+        })??;
+        let error = answers.iter().rev().find_map(|answer| match answer {
+            EngineMessage::InfoString(text) => text.strip_prefix("error: "),
+            _ => None,
+        });
+        match error {
+            Some(error) => Err(EngineError(format!("engine '{}': {error}", self.name))),
+            None => Ok(answers),
+        }
+    }
+
+    /// The text of the engine's `response` to `query`.
+    ///
+    /// # Errors
+    /// As [`command`](Self::command), and when no `response` came.
+    pub async fn ask(&mut self, query: Query, timeout: Duration) -> Result<String, EngineError> {
+        let message = GuiMessage::Query(query);
+        let answers = self.command(&message, timeout).await?;
+        answers
+            .into_iter()
+            .find_map(|answer| match answer {
+                EngineMessage::Response(text) => Some(text),
+                _ => None,
+            })
+            .ok_or_else(|| {
+                EngineError(format!("engine '{}' gave no answer to '{message}'", self.name))
+            })
+    }
+
+    /// `ugi` … `ugiok`, then each option with a check that it was taken.
+    ///
+    /// # Errors
+    /// The engine's exit, silence, or an option it refused.
+    pub async fn start(
+        &mut self,
+        options: &[(&str, String)],
+        timeout: Duration,
+    ) -> Result<(), EngineError> {
+        self.send(&GuiMessage::Ugi).await?;
+        let ugiok = async {
+            while !matches!(self.next().await?, EngineMessage::UgiOk) {}
+            Ok::<_, EngineError>(())
+        };
+        tokio::time::timeout(timeout, ugiok).await.map_err(|_| {
+            EngineError(format!(
+                "engine '{}' did not answer 'ugi' within {} ms",
+                self.name,
+                timeout.as_millis()
+            ))
+        })??;
+        for (name, value) in options {
+            let option =
+                GuiMessage::SetOption { name: (*name).to_owned(), value: Some(value.clone()) };
+            self.command(&option, timeout).await?;
+        }
+        Ok(())
+    }
+
+    /// Asks the engine to quit, kills it if it has not after a moment, and
+    /// reaps it.
+    pub async fn close(mut self) {
+        let _ = self.send(&GuiMessage::Quit).await;
+        if tokio::time::timeout(Duration::from_millis(300), self.child.wait()).await.is_err() {
+            let _ = self.child.kill().await;
+        }
+    }
+}

@@ -200,7 +200,7 @@ impl Page {
         }
     }
 
-    /// Sets the form and presses New game.
+    /// Sets the form, with `fen` pasted as the position text, and presses New game.
     async fn new_game(
         &mut self,
         game: &str,
@@ -208,13 +208,14 @@ impl Page {
         sides: [&str; 2],
         limit: &str,
         plies: u32,
+        fen: &str,
     ) {
         let script = format!(
             "(() => {{ const s = (id, v) => {{ const e = document.getElementById(id); e.value = v; \
              e.dispatchEvent(new Event('change')); }}; s('game', {game:?}); s('variant', {variant:?}); \
              s('p1-engine', {p1:?}); s('p2-engine', {p2:?}); s('p1-kind', 'depth'); \
              s('p2-kind', 'depth'); s('p1-limit', {limit:?}); s('p2-limit', {limit:?}); \
-             s('maxplies', '{plies}'); s('fen', ''); return true; }})()",
+             s('maxplies', '{plies}'); s('fen', {fen:?}); return true; }})()",
             p1 = sides[0],
             p2 = sides[1],
         );
@@ -265,7 +266,7 @@ fn every_cell_of_every_board_is_drawn_and_clickable() {
                 let board = Engine::start(&game, &variant).json("board");
                 let cells = board["cells"].as_array().expect("cells").clone();
                 assert!(!cells.is_empty(), "{game} {variant}: no cells");
-                page.new_game(&game, &variant, ["", ""], "1", 0).await;
+                page.new_game(&game, &variant, ["", ""], "1", 0, "").await;
                 page.wait("document.body.dataset.phase === 'human'", "a board").await;
                 let drawn =
                     page.eval("document.querySelectorAll('#cells [data-cell]').length").await;
@@ -287,11 +288,15 @@ fn every_cell_of_every_board_is_drawn_and_clickable() {
 
 /// Makes the first legal move by clicks: the cells of its path, then the
 /// chooser when other moves share the path. Returns the move.
-async fn click_first_move(page: &mut Page, referee: &mut Engine) -> String {
+async fn click_first_move(page: &mut Page, referee: &mut Engine, from: &str) -> String {
     let paths = referee.json("movepaths");
     let moves = paths["moves"].as_array().expect("moves").clone();
-    let first = moves.iter().find(|m| m["path"].as_array().is_some_and(|p| !p.is_empty()));
-    let first = first.expect("a move with cells to click");
+    let first = moves.iter().find(|m| {
+        m["path"]
+            .as_array()
+            .is_some_and(|p| p.first() == Some(&json!(from)) || (from.is_empty() && !p.is_empty()))
+    });
+    let first = first.unwrap_or_else(|| panic!("a move from '{from}' in {paths}"));
     let text = first["move"].as_str().expect("move text").to_owned();
     let path: Vec<&str> =
         first["path"].as_array().expect("path").iter().filter_map(Value::as_str).collect();
@@ -308,6 +313,11 @@ async fn click_first_move(page: &mut Page, referee: &mut Engine) -> String {
             }
             let (x, y) = page.cell_point(cell).await;
             page.click_at(x, y).await;
+        }
+        if i == 0 && path.len() > 1 {
+            let game = page.eval("document.getElementById('game').value").await;
+            let name = format!("{}-select.png", game.as_str().unwrap_or("game"));
+            page.screenshot(&screenshot_dir().join(name)).await;
         }
     }
     let shared = moves.iter().filter(|m| m["path"] == first["path"]).count();
@@ -330,11 +340,11 @@ fn every_game_is_played_by_clicks_and_watched_to_the_end() {
         for (game, variants) in &games {
             let variant = &variants[0];
             // A person against the engine: a picture, a click move, an answer.
-            page.new_game(game, variant, ["", "alphabeta"], "1", 0).await;
+            page.new_game(game, variant, ["", "alphabeta"], "1", 0, "").await;
             page.wait("document.body.dataset.phase === 'human'", "the person to move").await;
             page.screenshot(&screenshot_dir().join(format!("{game}.png"))).await;
             let mut referee = Engine::start(game, variant);
-            let played = click_first_move(&mut page, &mut referee).await;
+            let played = click_first_move(&mut page, &mut referee, "").await;
             page.wait(
                 "document.querySelectorAll('#moves [data-move]').length === 2 && \
                  document.body.dataset.phase !== 'thinking'",
@@ -347,7 +357,7 @@ fn every_game_is_played_by_clicks_and_watched_to_the_end() {
             assert_eq!(referee.query("gameover"), "false", "{game}: {moves:?}");
 
             // Engine against engine to the end, under a ply cap.
-            page.new_game(game, variant, ["alphabeta", "random"], "1", 16).await;
+            page.new_game(game, variant, ["alphabeta", "random"], "1", 16, "").await;
             page.wait("document.body.dataset.phase === 'over'", &format!("{game}: the end")).await;
             page.screenshot(&screenshot_dir().join(format!("{game}-end.png"))).await;
             let moves = page.moves().await;
@@ -366,5 +376,28 @@ fn every_game_is_played_by_clicks_and_watched_to_the_end() {
             let shown = shown.as_str().unwrap_or("");
             assert!(shown.starts_with(&expected), "{game}: shows {shown:?}, expected {expected:?}");
         }
+    });
+}
+
+#[test]
+fn a_drop_from_the_reserve_is_made_by_clicks_on_a_pasted_position() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("drop").await;
+        page.open(&server).await;
+        let mut referee = Engine::start("focus", "standard");
+        // The start, with one black piece moved from the board into Black's reserve.
+        let start = referee.query("fen");
+        let fen = start.replacen("/b,", "/1,", 1).replace("reserve 0 0", "reserve 1 0");
+        assert_eq!(fen.len(), start.len(), "{start} names a black piece and the reserves");
+        referee.send(&format!("position fen {fen}"));
+        page.new_game("focus", "standard", ["", ""], "1", 0, &fen).await;
+        page.wait("document.body.dataset.phase === 'human'", "the pasted position").await;
+        let played = click_first_move(&mut page, &mut referee, "reserve").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 1", "the drop").await;
+        assert_eq!(page.moves().await, vec![played.clone()]);
+        referee.send(&format!("position fen {fen} moves {played}"));
+        let shown = page.eval("document.getElementById('position').value").await;
+        assert_eq!(shown, json!(referee.query("fen")));
     });
 }

@@ -78,8 +78,17 @@ const handlers = {
     $(`analysis-${message.side}`).textContent = parts.join(" ");
   },
   error(message) {
+    const phase = document.body.dataset.phase;
     if (!hello) setPhase("refused");
     else if (message.restart) setPhase("error");
+    else if (phase === "starting") {
+      // The game did not start (the server closed the old one too).
+      state = null;
+      board = null;
+      $("board").replaceChildren();
+      setPhase("idle");
+      $("status").textContent = "Choose a game and press New game.";
+    } else if (phase === "sent") render();
     showError(message.message, message.restart);
   },
 };
@@ -205,8 +214,8 @@ function drawBoard() {
     const text = el("text", { x: label.x, y: label.y, class: "label", "font-size": unit * 0.7 }, labels);
     text.textContent = label.text;
   }
-  el("g", { id: "path" }, svg);
   el("g", { id: "pieces" }, svg);
+  el("g", { id: "path" }, svg);
   el("g", { id: "targets" }, svg);
   for (const n of [1, 2]) {
     $(`side-${n}-name`).textContent = playerName(n);

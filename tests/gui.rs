@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use base64::Engine as _;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use serve_support::{Engine, Server};
+use serve_support::{BIN, Engine, Server, fake_flag};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
@@ -375,6 +375,13 @@ fn every_game_is_played_by_clicks_and_watched_to_the_end() {
             let shown = page.eval("document.getElementById('result').innerText").await;
             let shown = shown.as_str().unwrap_or("");
             assert!(shown.starts_with(&expected), "{game}: shows {shown:?}, expected {expected:?}");
+
+            // The record copied from the page replays to the position it shows.
+            let record = page.eval("document.getElementById('record').value").await;
+            let replayed = replay(game, variant, record.as_str().unwrap_or(""));
+            let position = page.eval("document.getElementById('position').value").await;
+            let position = position.as_str().unwrap_or("");
+            assert!(replayed.contains(&format!("position {position}\n")), "{game}: {replayed}");
         }
     });
 }
@@ -399,5 +406,42 @@ fn a_drop_from_the_reserve_is_made_by_clicks_on_a_pasted_position() {
         referee.send(&format!("position fen {fen} moves {played}"));
         let shown = page.eval("document.getElementById('position').value").await;
         assert_eq!(shown, json!(referee.query("fen")));
+    });
+}
+
+/// `igroteka replay` of `record` on stdin: what it prints.
+fn replay(game: &str, variant: &str, record: &str) -> String {
+    use std::io::Write;
+    let mut child = Command::new(BIN)
+        .args(["replay", "--game", game, "--variant", variant])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("igroteka replay starts");
+    child.stdin.take().expect("stdin").write_all(record.as_bytes()).expect("record written");
+    let out = child.wait_with_output().expect("replay ends");
+    assert!(out.status.success(), "replay refused {record:?}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn an_engine_crash_is_shown_with_a_restart() {
+    run(async {
+        let fake = fake_flag("crash");
+        let server = Server::start(&["--engine", "name=fake", &fake, "--engine", "builtin=random"]);
+        let (_browser, mut page) = launch("crash").await;
+        page.open(&server).await;
+        page.new_game("stykovka", "standard", ["fake", ""], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'error'", "the crash").await;
+        let banner = page.eval("document.getElementById('error-text').innerText").await;
+        assert!(banner.as_str().unwrap_or("").contains("'fake' exited"), "{banner}");
+        let restart =
+            page.eval("getComputedStyle(document.getElementById('restart')).display").await;
+        assert_ne!(restart, json!("none"));
+        // The restart starts fresh processes, and the fake crashes again.
+        page.click("#restart").await;
+        page.wait("document.body.dataset.phase !== 'error'", "the restart").await;
+        page.wait("document.body.dataset.phase === 'error'", "the second crash").await;
+        server.wait_for_children(0);
     });
 }

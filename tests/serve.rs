@@ -5,12 +5,11 @@
 #[path = "serve_support.rs"]
 mod serve_support;
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use serve_support::Server;
+use serve_support::{Server, fake_flag};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
@@ -60,33 +59,6 @@ fn side(engine: Option<&str>, limit: Value) -> Value {
 
 fn new_game(game: &str, first: Value, second: Value) -> Value {
     json!({ "type": "new", "game": game, "sides": [first, second] })
-}
-
-/// A fake engine: a shell script that speaks just enough of the protocol and
-/// misbehaves on `go` as `behaviour` says (`crash`, `hang`, `illegal`).
-fn fake_engine(behaviour: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("serve-fakes");
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let on_go = match behaviour {
-        "crash" => "exit 3",
-        "hang" => ":",
-        "illegal" => "echo 'bestmove zz99'",
-        _ => panic!("unknown behaviour {behaviour}"),
-    };
-    let script = format!(
-        "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    ugi) echo 'id name fake'; \
-         echo ugiok ;;\n    isready) echo readyok ;;\n    go*) {on_go} ;;\n  esac\ndone\n"
-    );
-    let path = dir.join(format!("{behaviour}.sh"));
-    std::fs::write(&path, script).expect("write the fake engine");
-    let mut permissions = std::fs::metadata(&path).expect("metadata").permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
-    std::fs::set_permissions(&path, permissions).expect("chmod");
-    path
-}
-
-fn fake_flag(behaviour: &str) -> String {
-    format!("cmd={}", fake_engine(behaviour).display())
 }
 
 #[tokio::test]

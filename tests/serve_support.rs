@@ -4,6 +4,7 @@
 //! child processes, and a plain engine to ask the protocol's queries.
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -153,4 +154,35 @@ pub fn games() -> Vec<(String, Vec<String>)> {
             Some((name, variants))
         })
         .collect()
+}
+
+/// A fake engine: a shell script that speaks just enough of the protocol and
+/// misbehaves on `go` as `behaviour` says (`crash`, `hang`, `illegal`).
+pub fn fake_engine(behaviour: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("serve-fakes");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let on_go = match behaviour {
+        "crash" => "exit 3",
+        "hang" => ":",
+        "illegal" => "echo 'bestmove zz99'",
+        _ => panic!("unknown behaviour {behaviour}"),
+    };
+    let script = format!(
+        "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    ugi) echo 'id name fake'; \
+         echo ugiok ;;\n    isready) echo readyok ;;\n    go*) {on_go} ;;\n  esac\ndone\n"
+    );
+    // A file of its own per call: tests run at once, and a script being
+    // rewritten while a shell reads it would misbehave in other ways.
+    static CALLS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = dir.join(format!("{behaviour}-{}-{call}.sh", std::process::id()));
+    std::fs::write(&path, script).expect("write the fake engine");
+    let mut permissions = std::fs::metadata(&path).expect("metadata").permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&path, permissions).expect("chmod");
+    path
+}
+
+pub fn fake_flag(behaviour: &str) -> String {
+    format!("cmd={}", fake_engine(behaviour).display())
 }

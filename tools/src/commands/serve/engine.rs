@@ -74,13 +74,18 @@ impl Engine {
         };
         let (tx, heard) = mpsc::unbounded_channel();
         tokio::spawn(async move {
-            let mut lines = BufReader::new(stdout).lines();
-            while let Ok(Some(line)) = lines.next_line().await {
-                if let Ok(message) = line.parse::<EngineMessage>()
+            // Bytes that are not UTF-8 are read as replacement characters, as
+            // the protocol's engines read theirs.
+            let mut reader = BufReader::new(stdout);
+            let mut line = Vec::new();
+            while matches!(reader.read_until(b'\n', &mut line).await, Ok(1..)) {
+                let text = String::from_utf8_lossy(&line);
+                if let Ok(message) = text.trim_end().parse::<EngineMessage>()
                     && tx.send(Heard::Message(message)).is_err()
                 {
                     return;
                 }
+                line.clear();
             }
             let _ = tx.send(Heard::Gone);
         });

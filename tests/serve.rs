@@ -258,3 +258,23 @@ async fn take_back_returns_to_the_person_and_engine_games_end() {
         }
     }
 }
+
+#[test]
+fn bad_flags_are_refused_before_listening() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["--engine", "name=x"], "--engine needs cmd=COMMAND or builtin=KIND"),
+        (&["--referee", "nobody"], "--referee 'nobody' is none of the --engine names"),
+        (&["--max-games", "0"], "--max-games must be at least 1"),
+        (&["--engine", "builtin=mcts", "--engine", "builtin=mcts"], "two engines are named 'mcts'"),
+    ];
+    for (args, expected) in cases {
+        let out = std::process::Command::new(serve_support::BIN)
+            .args(["serve", "--port", "0"])
+            .args(args)
+            .output()
+            .expect("igroteka runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+}

@@ -6,7 +6,6 @@ mod engine;
 mod messages;
 mod session;
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -146,14 +145,11 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         slots: Arc::new(Semaphore::new(flags.max_games)),
         max_games: flags.max_games,
     });
-    let address: SocketAddr = format!("{}:{}", flags.host, flags.port)
-        .parse()
-        .with_context(|| format!("bad --host '{}'", flags.host))?;
     let runtime = tokio::runtime::Runtime::new()?;
-    runtime.block_on(serve(address, config, flags.open))
+    runtime.block_on(serve((flags.host.as_str(), flags.port), config, flags.open))
 }
 
-async fn serve(address: SocketAddr, config: Arc<Config>, open: bool) -> anyhow::Result<()> {
+async fn serve(address: (&str, u16), config: Arc<Config>, open: bool) -> anyhow::Result<()> {
     let app = Router::new()
         .route(
             "/",
@@ -177,7 +173,7 @@ async fn serve(address: SocketAddr, config: Arc<Config>, open: bool) -> anyhow::
         .with_state(config);
     let listener = tokio::net::TcpListener::bind(address)
         .await
-        .with_context(|| format!("cannot listen on {address}"))?;
+        .with_context(|| format!("cannot listen on {}:{}", address.0, address.1))?;
     let url = format!("http://{}/", listener.local_addr()?);
     println!("igroteka serve: open {url} (Ctrl-C stops)");
     if open {

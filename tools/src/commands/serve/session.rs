@@ -102,7 +102,7 @@ struct Session {
     game: Option<Game>,
 }
 
-/// The next message of the player `side`, if it plays.
+/// The next message of `player`'s engine; never, when a person plays the side.
 async fn heard(player: Option<&mut Player>) -> Result<EngineMessage, EngineError> {
     match player {
         Some(player) => player.engine.next().await,

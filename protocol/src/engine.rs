@@ -161,7 +161,13 @@ impl FromStr for EngineMessage {
                 Some(mv) => EngineMessage::BestMove(Some((*mv).to_owned())),
                 None => return Err(ParseError::new("bestmove: the move is missing")),
             },
-            "response" => EngineMessage::Response(rest.join(" ")),
+            // Verbatim: a JSON answer may hold runs of spaces inside its strings.
+            "response" => EngineMessage::Response(
+                line.trim()
+                    .split_once(char::is_whitespace)
+                    .map_or("", |(_, text)| text.trim())
+                    .to_owned(),
+            ),
             "depth" => EngineMessage::Perft(parse_count(&tokens)?),
             "bench" => EngineMessage::Bench(parse_count(rest)?),
             _ => return Err(ParseError::new(format!("unknown engine message '{command}'"))),
@@ -411,6 +417,7 @@ mod tests {
             EngineMessage::BestMove(None),
             EngineMessage::Response("true".into()),
             EngineMessage::Response("c0 c1 c2".into()),
+            EngineMessage::Response(r#"{"reason":"two  spaces","x":1}"#.into()),
             EngineMessage::Response(String::new()),
             EngineMessage::Perft(count),
             EngineMessage::Bench(count),

@@ -2,11 +2,12 @@
 //! pipes, for commands sent while a search runs), fuzzed, and the command
 //! pattern of the UGI tournament manager in `../shared/protocol/`.
 
+mod common;
 mod race;
 
 use std::io::{self, BufReader, Cursor, Write};
+use std::sync::LazyLock;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, LazyLock, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
@@ -16,34 +17,13 @@ use pretty_assertions::assert_eq;
 use protocol::{EngineMessage, EngineSettings, GuiMessage, run_engine};
 use search::{GameEntry, find_game};
 
+use common::{Shared, settings};
 use race::Race;
 
 static GAMES: LazyLock<Vec<GameEntry>> =
     LazyLock::new(|| vec![GameEntry::of::<TicTacToe>(), GameEntry::of::<Race>()]);
 
 const WAIT: Duration = Duration::from_secs(20);
-
-fn settings(game: &str) -> EngineSettings {
-    EngineSettings {
-        game: game.to_owned(),
-        variant: None,
-        name: "Test Engine".to_owned(),
-        author: "Tester".to_owned(),
-    }
-}
-
-/// An output buffer shared with the test.
-#[derive(Clone, Default)]
-struct Shared(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Shared {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.lock().unwrap().write(buf)
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
 
 /// Runs `script` (then the end of input) through a tic-tac-toe engine.
 fn run(script: &str) -> Vec<String> {
@@ -55,10 +35,7 @@ fn run_game(game: &str, script: &str) -> Vec<String> {
 }
 
 fn run_bytes(game: &str, input: Vec<u8>) -> Vec<String> {
-    let out = Shared::default();
-    run_engine(&GAMES, settings(game), Cursor::new(input), out.clone()).unwrap();
-    let bytes = out.0.lock().unwrap().clone();
-    String::from_utf8(bytes).unwrap().lines().map(str::to_owned).collect()
+    common::session(&GAMES, game, input)
 }
 
 /// The lines that are not search `info` lines.
@@ -436,6 +413,38 @@ fn a_finished_game_with_a_score() {
         "position fen 9 4 5 1 moves s1\nquery gameover\nquery result\nquery score\n",
     );
     assert_eq!(lines, ["response true", "response draw", "response 5 5"]);
+}
+
+#[test]
+fn pieces_tell_the_running_score_the_result_and_a_forfeit() {
+    let lines = run_game("race", "position fen 6 2 4 1\nquery pieces\nquery movepaths\n");
+    assert_eq!(
+        lines,
+        [
+            r#"response {"captured":null,"cells":[{"cell":"t6","stack":[{"kind":"counter","owner":1}]}],"game_over":false,"reason":null,"reserves":null,"result":null,"score":[2,4],"side_to_move":1}"#,
+            r#"response {"moves":[{"move":"s1","path":["t7"]},{"move":"s2","path":["t8"]}]}"#,
+        ]
+    );
+    let lines = run_game("race", "position fen 9 4 5 1 moves s1\nquery pieces\nquery movepaths\n");
+    assert!(lines[0].contains(r#""game_over":true,"reason":"equal points""#), "{}", lines[0]);
+    assert!(lines[0].contains(r#""result":"draw","score":[5,5],"side_to_move":2"#), "{}", lines[0]);
+    assert_eq!(lines[1], r#"response {"moves":[]}"#);
+    let lines = run("position startpos moves c4 c4\nquery pieces\n");
+    assert!(lines[1].contains(r#""game_over":true,"reason":"illegal move""#), "{}", lines[1]);
+    assert!(lines[1].contains(r#""result":"p1win""#), "{}", lines[1]);
+}
+
+#[test]
+fn tictactoe_board() {
+    let lines = run("query board\n");
+    let expected = [
+        r#"response {"cells":["#,
+        r#"{"class":"cell","name":"c6","polygon":[[0.5,2.5],[1.5,2.5],[1.5,3.5],[0.5,3.5]],"x":1.0,"y":3.0},"#,
+    ];
+    assert!(lines[0].starts_with(&expected.concat()), "{}", lines[0]);
+    assert!(lines[0].ends_with(
+            r##""players":[{"colour":"#c62828","name":"X"},{"colour":"#1565c0","name":"O"}],"reserves":false,"variant":"standard","width":4.0}"##
+        ), "{}", lines[0]);
 }
 
 #[test]

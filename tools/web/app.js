@@ -106,6 +106,16 @@ function fillSetup() {
   }
   // A person against the first engine by default.
   $("p2-engine").value = hello.engines[0] ?? "";
+  for (const n of [1, 2]) {
+    const select = $(`p${n}-engine`);
+    const limits = () => {
+      // A person has no limit to set.
+      $(`p${n}-kind`).disabled = select.value === "";
+      $(`p${n}-limit`).disabled = select.value === "";
+    };
+    select.addEventListener("change", limits);
+    limits();
+  }
   game.onchange = fillVariants;
   fillVariants();
 }

@@ -148,7 +148,7 @@ async fn an_engine_that_crashes_mid_game_is_reported() {
 
 #[tokio::test]
 async fn an_engine_that_hangs_is_reported_after_the_timeout() {
-    let server = Server::start(&["--timeout", "500", "--engine", "name=fake", &fake_flag("hang")]);
+    let server = Server::start(&["--timeout", "2000", "--engine", "name=fake", &fake_flag("hang")]);
     let message = fake_fails(&server).await;
     assert!(message.contains("'fake' did not answer its move in time"), "{message}");
 }

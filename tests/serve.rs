@@ -123,17 +123,18 @@ async fn fake_fails(server: &Server) -> String {
     until(&mut ws, "board").await;
     let state = until(&mut ws, "state").await;
     assert_eq!(state["thinking"], 1, "{state}");
-    let error = until_error(&mut ws).await;
+    let error = until_fatal(&mut ws).await;
     assert_eq!(error["restart"], true, "{error}");
     // The game's processes (the referee and the fake) are gone.
     server.wait_for_children(0);
     error["message"].as_str().unwrap_or("").to_owned()
 }
 
-async fn until_error(ws: &mut Socket) -> Value {
+/// Messages until an error that ends the game (notes are passed over).
+async fn until_fatal(ws: &mut Socket) -> Value {
     loop {
         let message = next(ws).await;
-        if message["type"] == "error" {
+        if message["type"] == "error" && message["restart"] == true {
             return message;
         }
     }
@@ -161,12 +162,32 @@ async fn an_illegal_engine_move_is_caught_by_the_referee() {
 }
 
 #[tokio::test]
+async fn an_engine_refusing_options_plays_with_a_note_and_must_move() {
+    let server = Server::start(&["--engine", "name=fake", &fake_flag("none")]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    let fake = side(Some("fake"), json!({"depth": 1}));
+    send(&mut ws, new_game("city", fake, side(None, Value::Null))).await;
+    until(&mut ws, "board").await;
+    until(&mut ws, "state").await;
+    let note = next(&mut ws).await;
+    assert_eq!(note["restart"], false, "{note}");
+    let text = note["message"].as_str().unwrap_or("");
+    assert!(text.contains("'fake' refused options: unknown option; unknown option"), "{note}");
+    let error = until_fatal(&mut ws).await;
+    assert_eq!(error["restart"], true, "{error}");
+    let message = error["message"].as_str().unwrap_or("");
+    assert!(message.contains("'fake' answered 'bestmove (none)'"), "{error}");
+    server.wait_for_children(0);
+}
+
+#[tokio::test]
 async fn a_referee_without_the_board_queries_is_named() {
     let server = Server::start(&["--engine", "name=fake", &fake_flag("hang"), "--referee", "fake"]);
     let mut ws = connect(&server).await;
     until(&mut ws, "hello").await;
     send(&mut ws, new_game("focus", side(None, Value::Null), side(None, Value::Null))).await;
-    let error = until_error(&mut ws).await;
+    let error = until(&mut ws, "error").await;
     let message = error["message"].as_str().unwrap_or("");
     assert!(
         message.contains("'fake' cannot describe the board") && message.contains("movepaths"),

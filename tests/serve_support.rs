@@ -157,7 +157,8 @@ pub fn games() -> Vec<(String, Vec<String>)> {
 }
 
 /// A fake engine: a shell script that speaks just enough of the protocol and
-/// misbehaves on `go` as `behaviour` says (`crash`, `hang`, `illegal`).
+/// misbehaves on `go` as `behaviour` says (`crash`, `hang`, `illegal`,
+/// `none`), refusing every option.
 pub fn fake_engine(behaviour: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("serve-fakes");
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -165,11 +166,12 @@ pub fn fake_engine(behaviour: &str) -> PathBuf {
         "crash" => "exit 3",
         "hang" => ":",
         "illegal" => "echo 'bestmove zz99'",
+        "none" => "echo 'bestmove (none)'",
         _ => panic!("unknown behaviour {behaviour}"),
     };
     let script = format!(
         "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    ugi) echo 'id name fake'; \
-         echo ugiok ;;\n    isready) echo readyok ;;\n    go*) {on_go} ;;\n  esac\ndone\n"
+         echo ugiok ;;\n    isready) echo readyok ;;\n    setoption*) echo 'info string error: unknown option' ;;\n    go*) {on_go} ;;\n  esac\ndone\n"
     );
     // A file of its own per call: tests run at once, and a script being
     // rewritten while a shell reads it would misbehave in other ways.

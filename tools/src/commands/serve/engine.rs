@@ -118,17 +118,15 @@ impl Engine {
         }
     }
 
-    /// Sends `message` and `isready`, and waits for `readyok`; the answers
-    /// before it are returned, the last `info string error: ...` as an error.
+    /// Sends `isready` and returns what the engine says before `readyok`.
     ///
     /// # Errors
-    /// That error; the engine's exit; no `readyok` within `timeout`.
-    pub async fn command(
+    /// The engine's exit; no `readyok` within `timeout` (after `what`).
+    async fn ready(
         &mut self,
-        message: &GuiMessage,
+        what: &str,
         timeout: Duration,
     ) -> Result<Vec<EngineMessage>, EngineError> {
-        self.send(message).await?;
         self.send(&GuiMessage::IsReady).await?;
         let answers = async {
             let mut answers = Vec::new();
@@ -139,18 +137,28 @@ impl Engine {
                 }
             }
         };
-        let answers = tokio::time::timeout(timeout, answers).await.map_err(|_| {
+        tokio::time::timeout(timeout, answers).await.map_err(|_| {
             EngineError(format!(
-                "engine '{}' did not answer '{message}' within {} ms",
+                "engine '{}' did not answer '{what}' within {} ms",
                 self.name,
                 timeout.as_millis()
             ))
-        })??;
-        let error = answers.iter().rev().find_map(|answer| match answer {
-            EngineMessage::InfoString(text) => text.strip_prefix("error: "),
-            _ => None,
-        });
-        match error {
+        })?
+    }
+
+    /// Sends `message` and waits until the engine is ready again; the answers
+    /// before it are returned, an `info string error: ...` as an error.
+    ///
+    /// # Errors
+    /// That error; the engine's exit; no `readyok` within `timeout`.
+    pub async fn command(
+        &mut self,
+        message: &GuiMessage,
+        timeout: Duration,
+    ) -> Result<Vec<EngineMessage>, EngineError> {
+        self.send(message).await?;
+        let answers = self.ready(&message.to_string(), timeout).await?;
+        match errors(&answers).last() {
             Some(error) => Err(EngineError(format!("engine '{}': {error}", self.name))),
             None => Ok(answers),
         }
@@ -174,15 +182,18 @@ impl Engine {
             })
     }
 
-    /// `ugi` … `ugiok`, then each option with a check that it was taken.
+    /// `ugi` … `ugiok`, then the options, then `isready` … `readyok`.
+    /// Returns a note of the errors the options caused, if any: an engine may
+    /// lack some (a one-game engine has no `Game`); the referee catches moves
+    /// of a wrong game.
     ///
     /// # Errors
-    /// The engine's exit, silence, or an option it refused.
+    /// The engine's exit or silence.
     pub async fn start(
         &mut self,
         options: &[(&str, String)],
         timeout: Duration,
-    ) -> Result<(), EngineError> {
+    ) -> Result<Option<String>, EngineError> {
         self.send(&GuiMessage::Ugi).await?;
         let ugiok = async {
             while !matches!(self.next().await?, EngineMessage::UgiOk) {}
@@ -196,11 +207,13 @@ impl Engine {
             ))
         })??;
         for (name, value) in options {
-            let option =
-                GuiMessage::SetOption { name: (*name).to_owned(), value: Some(value.clone()) };
-            self.command(&option, timeout).await?;
+            let value = Some(value.clone());
+            self.send(&GuiMessage::SetOption { name: (*name).to_owned(), value }).await?;
         }
-        Ok(())
+        let answers = self.ready("its options", timeout).await?;
+        let errors = errors(&answers);
+        Ok((!errors.is_empty())
+            .then(|| format!("engine '{}' refused options: {}", self.name, errors.join("; "))))
     }
 
     /// Asks the engine to quit, kills it if it has not after a moment, and
@@ -211,4 +224,15 @@ impl Engine {
             let _ = self.child.kill().await;
         }
     }
+}
+
+/// The texts of the `info string error: ...` lines among `answers`.
+fn errors(answers: &[EngineMessage]) -> Vec<&str> {
+    answers
+        .iter()
+        .filter_map(|answer| match answer {
+            EngineMessage::InfoString(text) => text.strip_prefix("error: "),
+            _ => None,
+        })
+        .collect()
 }

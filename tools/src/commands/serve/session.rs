@@ -162,19 +162,27 @@ impl Session {
                     game.close().await;
                 }
                 // A game that does not start needs no restart: the page asks anew.
-                match self.start(settings).await {
-                    Ok(game) => self.game = Some(game),
+                let notes = match self.start(settings).await {
+                    Ok((game, notes)) => {
+                        self.game = Some(game);
+                        notes
+                    }
                     Err(Fatal(message)) => return self.complain(&message).await,
+                };
+                self.advance().await?;
+                for note in notes {
+                    self.complain(&note).await?;
                 }
-                self.advance().await
+                Ok(())
             }
             Request::Move { text } => self.human_move(text).await,
             Request::TakeBack => self.take_back().await,
         }
     }
 
-    /// Starts the processes of a game; what fails closes them again.
-    async fn start(&mut self, mut settings: NewGame) -> Result<Game, Fatal> {
+    /// Starts the processes of a game (what fails closes them again); with
+    /// the options the engines refused.
+    async fn start(&mut self, mut settings: NewGame) -> Result<(Game, Vec<String>), Fatal> {
         let config = Arc::clone(&self.config);
         let Some(entry) = GAMES.iter().find(|g| g.name.eq_ignore_ascii_case(&settings.game)) else {
             return Err(Fatal(format!("unknown game '{}'", settings.game)));
@@ -187,13 +195,14 @@ impl Session {
             let found = config.engines.iter().find(|e| &e.name == name);
             *spec = Some(found.ok_or_else(|| Fatal(format!("unknown engine '{name}'")))?);
         }
-        let referee = spawn(&config.referee, &config, &settings).await?;
+        let (referee, note) = spawn(&config.referee, &config, &settings).await?;
+        let mut notes: Vec<String> = note.into_iter().collect();
         let mut game =
             Game { settings, referee, players: [None, None], thinking: None, game_over: false };
-        match game.prepare(&config, specs).await {
+        match game.prepare(&config, specs, &mut notes).await {
             Ok(board) => {
                 let _ = send(&mut self.ws, &Notice::Board { board }).await;
-                Ok(game)
+                Ok((game, notes))
             }
             Err(e) => {
                 game.close().await;
@@ -344,12 +353,14 @@ impl Session {
 }
 
 impl Game {
-    /// Asks the referee for the board, checks the position, and starts the
-    /// engines of the sides `specs` names.
+    /// Asks the referee for the board, checks the game and the position, and
+    /// starts the engines of the sides `specs` names, adding the options they
+    /// refused to `notes`.
     async fn prepare(
         &mut self,
         config: &Config,
         specs: [Option<&EngineSpec>; 2],
+        notes: &mut Vec<String>,
     ) -> Result<Value, Fatal> {
         let referee = &mut self.referee;
         let board = referee.ask(Query::Board, config.timeout).await.map_err(|e| {
@@ -360,11 +371,20 @@ impl Game {
             ))
         })?;
         let board = json(&referee.name, "board", &board)?;
+        let wanted = [Some(self.settings.game.as_str()), self.settings.variant.as_deref()];
+        let described = [board["game"].as_str(), board["variant"].as_str()];
+        if wanted != described {
+            return Err(Fatal(format!(
+                "the referee engine '{}' describes the board of {described:?}, not of {wanted:?}",
+                referee.name
+            )));
+        }
         let position = self.position();
         self.referee.command(&position, config.timeout).await?;
         for (i, spec) in specs.into_iter().enumerate() {
             let Some(spec) = spec else { continue };
-            let engine = spawn(spec, config, &self.settings).await?;
+            let (engine, note) = spawn(spec, config, &self.settings).await?;
+            notes.extend(note);
             let limit = self.settings.sides[i].limit.unwrap_or(Limit::Movetime(1000));
             self.players[i] = Some(Player { engine, limit, abandoned: 0 });
         }
@@ -405,8 +425,13 @@ impl Limit {
 }
 
 /// Starts an engine for the game of `settings` and sets its options;
-/// built-ins also get their `Engine`. One that fails is closed.
-async fn spawn(spec: &EngineSpec, config: &Config, settings: &NewGame) -> Result<Engine, Fatal> {
+/// built-ins also get their `Engine`. One that fails is closed. The options
+/// it refused are returned as a note.
+async fn spawn(
+    spec: &EngineSpec,
+    config: &Config,
+    settings: &NewGame,
+) -> Result<(Engine, Option<String>), Fatal> {
     let mut engine = Engine::spawn(spec, &config.exe)?;
     let mut options = vec![
         ("Game", settings.game.clone()),
@@ -418,7 +443,7 @@ async fn spawn(spec: &EngineSpec, config: &Config, settings: &NewGame) -> Result
     }
     options.extend(spec.options.iter().map(|(name, value)| (name.as_str(), value.clone())));
     match engine.start(&options, config.timeout).await {
-        Ok(()) => Ok(engine),
+        Ok(note) => Ok((engine, note)),
         Err(e) => {
             engine.close().await;
             Err(e.into())

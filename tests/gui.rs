@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use base64::Engine as _;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use serve_support::{BIN, Engine, Server, fake_flag};
+use serve_support::{BIN, Engine, Server, fake_flag, script};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
@@ -443,5 +443,41 @@ fn an_engine_crash_is_shown_with_a_restart() {
         page.wait("document.body.dataset.phase !== 'error'", "the restart").await;
         page.wait("document.body.dataset.phase === 'error'", "the second crash").await;
         server.wait_for_children(0);
+    });
+}
+
+/// A toy referee for a game the page has never seen: two cells, one piece,
+/// and two moves with the same clicks.
+const TOY_REFEREE: &str = r##""query board") echo 'response {"game":"otrazhenie","variant":"standard","width":3,"height":2,"cells":[{"name":"a1","x":1,"y":1,"polygon":[[0.5,0.5],[1.5,0.5],[1.5,1.5],[0.5,1.5]],"class":"sea"},{"name":"b1","x":2,"y":1,"polygon":[[1.5,0.5],[2.5,0.5],[2.5,1.5],[1.5,1.5]],"class":"sea"}],"labels":[],"classes":{"sea":"#88bbee"},"players":[{"name":"Red","colour":"#cc2222"},{"name":"Blue","colour":"#2222cc"}],"reserves":false}' ;;
+    "query pieces") echo 'response {"cells":[{"cell":"a1","stack":[{"owner":1,"kind":"ship"}]}],"reserves":null,"captured":null,"score":null,"side_to_move":1,"game_over":false,"result":null,"reason":null}' ;;
+    "query movepaths") echo 'response {"moves":[{"move":"a1-b1","path":["a1","b1"]},{"move":"a1-b1!","path":["a1","b1"]}]}' ;;
+    "query fen") echo 'response toy' ;;
+    "query gameover") echo 'response false' ;;
+    "query p1turn") echo 'response true' ;;
+    "query islegal"*) echo 'response true' ;;"##;
+
+#[test]
+fn moves_with_the_same_clicks_are_told_apart_by_a_chooser() {
+    run(async {
+        let toy = format!("cmd={}", script("toy", TOY_REFEREE).display());
+        let server = Server::start(&["--engine", "name=toy", &toy, "--referee", "toy"]);
+        let (_browser, mut page) = launch("chooser").await;
+        page.open(&server).await;
+        page.new_game("otrazhenie", "standard", ["", ""], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the toy board").await;
+        let drawn = page.eval("document.querySelectorAll('#cells [data-cell]').length").await;
+        assert_eq!(drawn, json!(2));
+        for cell in ["a1", "b1"] {
+            let (x, y) = page.cell_point(cell).await;
+            page.click_at(x, y).await;
+        }
+        page.wait("!document.getElementById('chooser').hidden", "the chooser").await;
+        let offered = page
+            .eval("[...document.querySelectorAll('#chooser [data-move]')].map(b => b.dataset.move)")
+            .await;
+        assert_eq!(offered, json!(["a1-b1", "a1-b1!"]));
+        page.click("#chooser [data-move='a1-b1!']").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 1", "the move").await;
+        assert_eq!(page.moves().await, vec!["a1-b1!".to_owned()]);
     });
 }

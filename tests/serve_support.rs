@@ -160,8 +160,6 @@ pub fn games() -> Vec<(String, Vec<String>)> {
 /// misbehaves on `go` as `behaviour` says (`crash`, `hang`, `illegal`,
 /// `none`), refusing every option.
 pub fn fake_engine(behaviour: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("serve-fakes");
-    std::fs::create_dir_all(&dir).expect("temp dir");
     let on_go = match behaviour {
         "crash" => "exit 3",
         "hang" => ":",
@@ -169,15 +167,26 @@ pub fn fake_engine(behaviour: &str) -> PathBuf {
         "none" => "echo 'bestmove (none)'",
         _ => panic!("unknown behaviour {behaviour}"),
     };
+    script(
+        behaviour,
+        &format!("setoption*) echo 'info string error: unknown option' ;;\n    go*) {on_go} ;;"),
+    )
+}
+
+/// A shell script engine named `name`: it answers `ugi` and `isready`, and
+/// `cases` (shell `case` branches) say the rest.
+pub fn script(name: &str, cases: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("serve-fakes");
+    std::fs::create_dir_all(&dir).expect("temp dir");
     let script = format!(
-        "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    ugi) echo 'id name fake'; \
-         echo ugiok ;;\n    isready) echo readyok ;;\n    setoption*) echo 'info string error: unknown option' ;;\n    go*) {on_go} ;;\n  esac\ndone\n"
+        "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    ugi) echo 'id name {name}'; \
+         echo ugiok ;;\n    isready) echo readyok ;;\n    {cases}\n  esac\ndone\n"
     );
     // A file of its own per call: tests run at once, and a script being
     // rewritten while a shell reads it would misbehave in other ways.
     static CALLS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let path = dir.join(format!("{behaviour}-{}-{call}.sh", std::process::id()));
+    let path = dir.join(format!("{name}-{}-{call}.sh", std::process::id()));
     std::fs::write(&path, script).expect("write the fake engine");
     let mut permissions = std::fs::metadata(&path).expect("metadata").permissions();
     std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);

@@ -353,7 +353,10 @@ function drawReserves() {
     const text = document.createElement("span");
     text.textContent = `${playerName(n)}${parts.length ? ": " + parts.join(", ") : ""}`;
     box.append(disc, text);
-    box.dataset.cell = n === state.to_move ? "reserve" : "";
+    // Only the mover's reserve is a place to drop from.
+    const mover = n === state.to_move;
+    box.dataset.cell = mover ? "reserve" : "";
+    box.onclick = mover ? () => clickCell("reserve") : null;
   }
 }
 
@@ -390,7 +393,6 @@ function renderMarks() {
   if (mover) {
     mover.classList.toggle("clickable", prefix.length === 0 && next.has("reserve"));
     mover.classList.toggle("selected", prefix[0] === "reserve");
-    mover.onclick = () => clickCell("reserve");
   }
   const passes = $("passes");
   passes.replaceChildren();
@@ -465,6 +467,13 @@ function play(move) {
   setPhase("sent");
   send({ type: "move", move });
 }
+
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape") return;
+  prefix = [];
+  hideChooser();
+  if (state) renderMarks();
+});
 
 $("takeback").onclick = () => {
   hideChooser();

@@ -49,6 +49,7 @@ const handlers = {
   hello(message) {
     hello = message;
     fillSetup();
+    $("referee").textContent = `Rules and board from the referee engine: ${message.referee}`;
     setPhase("idle");
     $("status").textContent = "Choose a game and press New game.";
   },

@@ -78,12 +78,14 @@ pub struct Pieces {
 }
 
 /// A game that can describe its board, its pieces and its moves to a GUI
-/// that knows none of its rules.
+/// that knows none of its rules. Cell names are the game's notation, the same
+/// in all three. The `testkit` suite checks that they fit together.
 pub trait Describe: Game {
-    /// The board of this position's variant.
+    /// The board of this position's variant: the same for every position of
+    /// the variant.
     fn board(&self) -> Board;
 
-    /// What stands where.
+    /// What stands where: every occupied cell once.
     fn pieces(&self) -> Pieces;
 
     /// The cells a person clicks to make `mv` (a legal move here), in order:

@@ -25,8 +25,9 @@ fn round(v: f64) -> f64 {
     (v * 1000.0).round() / 1000.0
 }
 
-/// The centre of `field`: rows are centred, a field lies half a field to the
-/// side of the fields it touches in the rows above and below.
+/// The centre of field `number` (from 1) of `row` (0 = A): rows are centred,
+/// so a field lies half a field to the side of the fields it touches in the
+/// rows above and below.
 fn centre(row: usize, number: u8) -> (f64, f64) {
     let half_steps = 2.0 * f64::from(number) - row_len(row) as f64 - 1.0;
     (SIDE + WIDEST / 2.0 + half_steps / 2.0, MARGIN + RADIUS + row as f64 * ROW_PITCH)

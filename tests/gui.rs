@@ -246,6 +246,11 @@ impl Page {
     }
 }
 
+/// The game, and the variant unless it is the default: a name for pictures.
+const LABEL: &str = "(() => { const game = document.getElementById('game').value; \
+    const variant = document.getElementById('variant'); \
+    return variant.selectedIndex === 0 ? game : game + '-' + variant.value; })()";
+
 fn screenshot_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).parent().expect("target/").join("screenshots")
 }
@@ -315,8 +320,8 @@ async fn click_first_move(page: &mut Page, referee: &mut Engine, from: &str) -> 
             page.click_at(x, y).await;
         }
         if i == 0 && path.len() > 1 {
-            let game = page.eval("document.getElementById('game').value").await;
-            let name = format!("{}-select.png", game.as_str().unwrap_or("game"));
+            let label = page.eval(LABEL).await;
+            let name = format!("{}-select.png", label.as_str().unwrap_or("game"));
             page.screenshot(&screenshot_dir().join(name)).await;
         }
     }
@@ -330,19 +335,22 @@ async fn click_first_move(page: &mut Page, referee: &mut Engine, from: &str) -> 
 }
 
 #[test]
-fn every_game_is_played_by_clicks_and_watched_to_the_end() {
+fn every_game_and_variant_is_played_by_clicks_and_watched_to_the_end() {
     run(async {
         let server = Server::start(&[]);
         let (_browser, mut page) = launch("games").await;
         page.open(&server).await;
         let games = serve_support::games();
         assert_eq!(games.len(), 6, "{games:?}");
-        for (game, variants) in &games {
-            let variant = &variants[0];
+        let every_variant = games.iter().flat_map(|(game, variants)| {
+            variants.iter().enumerate().map(move |(i, variant)| (game, variant, i == 0))
+        });
+        for (game, variant, default) in every_variant {
             // A person against the engine: a picture, a click move, an answer.
             page.new_game(game, variant, ["", "alphabeta"], "1", 0, "").await;
             page.wait("document.body.dataset.phase === 'human'", "the person to move").await;
-            page.screenshot(&screenshot_dir().join(format!("{game}.png"))).await;
+            let label = if default { game.clone() } else { format!("{game}-{variant}") };
+            page.screenshot(&screenshot_dir().join(format!("{label}.png"))).await;
             let mut referee = Engine::start(game, variant);
             let played = click_first_move(&mut page, &mut referee, "").await;
             page.wait(
@@ -359,7 +367,7 @@ fn every_game_is_played_by_clicks_and_watched_to_the_end() {
             // Engine against engine to the end, under a ply cap.
             page.new_game(game, variant, ["alphabeta", "random"], "1", 16, "").await;
             page.wait("document.body.dataset.phase === 'over'", &format!("{game}: the end")).await;
-            page.screenshot(&screenshot_dir().join(format!("{game}-end.png"))).await;
+            page.screenshot(&screenshot_dir().join(format!("{label}-end.png"))).await;
             let moves = page.moves().await;
             assert!(!moves.is_empty() && moves.len() <= 16, "{game}: {moves:?}");
             referee.send("setoption name MaxPlies value 16");

@@ -299,3 +299,20 @@ fn bad_flags_are_refused_before_listening() {
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
     }
 }
+
+#[tokio::test]
+async fn pages_of_other_sites_are_refused() {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let server = Server::start(&[]);
+    let url = format!("ws://{}/ws", server.address);
+    let mut request = url.as_str().into_client_request().expect("a request");
+    request.headers_mut().insert("Origin", "http://evil.example".parse().expect("a header"));
+    let refused = tokio_tungstenite::connect_async(request).await;
+    assert!(refused.is_err(), "a foreign page got a socket");
+    // The server's own page is welcome.
+    let mut request = url.as_str().into_client_request().expect("a request");
+    let origin = format!("http://{}", server.address);
+    request.headers_mut().insert("Origin", origin.parse().expect("a header"));
+    let (mut ws, _) = tokio_tungstenite::connect_async(request).await.expect("its own page");
+    until(&mut ws, "hello").await;
+}

@@ -13,8 +13,8 @@ use anyhow::{Context, bail};
 use arena::EngineSpec;
 use axum::Router;
 use axum::extract::{State, WebSocketUpgrade};
-use axum::http::header;
-use axum::response::IntoResponse;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use search::EngineKind;
 use tokio::sync::Semaphore;
@@ -191,8 +191,22 @@ fn page(content_type: &'static str, body: &'static str) -> impl IntoResponse {
     ([(header::CONTENT_TYPE, content_type), (header::CACHE_CONTROL, "no-cache")], body)
 }
 
-async fn websocket(ws: WebSocketUpgrade, State(config): State<Arc<Config>>) -> impl IntoResponse {
-    ws.max_message_size(MAX_MESSAGE).on_upgrade(move |socket| session::run(socket, config))
+async fn websocket(
+    ws: WebSocketUpgrade,
+    headers: HeaderMap,
+    State(config): State<Arc<Config>>,
+) -> Response {
+    // Pages of other sites may not start engines here.
+    let text = |name| headers.get(name).and_then(|value: &HeaderValue| value.to_str().ok());
+    if let Some(origin) = text(header::ORIGIN)
+        && origin.split_once("://").map(|(_, host)| host) != text(header::HOST)
+    {
+        let message = format!("a page of {origin} may not play here");
+        return (StatusCode::FORBIDDEN, message).into_response();
+    }
+    ws.max_message_size(MAX_MESSAGE)
+        .on_upgrade(move |socket| session::run(socket, config))
+        .into_response()
 }
 
 /// Starts the system's browser on `url`; a failure is only reported.

@@ -316,3 +316,17 @@ async fn pages_of_other_sites_are_refused() {
     let (mut ws, _) = tokio_tungstenite::connect_async(request).await.expect("its own page");
     until(&mut ws, "hello").await;
 }
+
+#[tokio::test]
+async fn ctrl_c_ends_the_server_and_its_engines() {
+    let mut server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    let engine = || side(Some("mcts"), json!({"movetime": 50}));
+    send(&mut ws, new_game("adiyukh", engine(), engine())).await;
+    until(&mut ws, "state").await;
+    let engines = server.wait_for_children(3);
+    let status = server.interrupt();
+    assert!(status.success(), "{status}");
+    serve_support::wait_gone(&engines);
+}

@@ -78,6 +78,49 @@ impl Server {
     }
 }
 
+impl Server {
+    /// Sends SIGINT (Ctrl-C) and waits (at most 20 s) for the server to exit;
+    /// its exit status.
+    pub fn interrupt(&mut self) -> std::process::ExitStatus {
+        let status = Command::new("kill")
+            .args(["-INT", &self.pid().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success());
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "the server ignores Ctrl-C");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+/// Waits (at most 20 s) until none of `pids` is a live process.
+pub fn wait_gone(pids: &[u32]) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let alive: Vec<u32> = pids
+            .iter()
+            .copied()
+            .filter(|pid| {
+                std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+                    !stat
+                        .rsplit_once(')')
+                        .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'))
+                })
+            })
+            .collect();
+        if alive.is_empty() {
+            return;
+        }
+        assert!(Instant::now() < deadline, "processes {alive:?} outlive the server");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();

@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 
 /// What an engine process said: a line read as a message, or its end.
 #[derive(Debug)]
-pub enum Heard {
+enum Heard {
     /// A line, typed; lines that are no protocol message are dropped.
     Message(EngineMessage),
     /// The process closed its output (it exited or crashed).

@@ -39,6 +39,8 @@ enum Command {
     /// Run a refereed engine tournament (docs/arena.md); `arena merge F...`
     /// combines sharded results.
     Arena(arena::ArenaArgs),
+    /// Play and watch games in the browser (HTTP + WebSocket).
+    Serve(commands::serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
         Command::Play(args) => commands::play::run(args).map(|()| true),
         Command::Match(args) => commands::selfplay::run(args).map(|()| true),
         Command::Engine(args) => commands::engine::run(args).map(|()| true),
+        Command::Serve(args) => commands::serve::run(args).map(|()| true),
         Command::Arena(args) => std::env::current_exe()
             .map_err(anyhow::Error::from)
             .and_then(|exe| arena::run(registry::GAMES, exe, args.clone()))

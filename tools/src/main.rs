@@ -1,5 +1,5 @@
-//! `igroteka`: perft, replay, show, play, match, the engine and the arena,
-//! for every Igroteka game.
+//! `igroteka`: perft, replay, show, solve, play, match, the engine and the
+//! arena, for every Igroteka game.
 
 mod commands;
 mod position;
@@ -27,6 +27,9 @@ enum Command {
     Replay(commands::replay::ReplayArgs),
     /// Draw a position.
     Show(commands::show::ShowArgs),
+    /// The value of a position at perfect play and of each move (`value ...`,
+    /// then `move <m> <value>` lines, best first); Otrazhenie only.
+    Solve(commands::solve::SolveArgs),
     /// Play against a built-in engine in the terminal.
     Play(commands::play::PlayArgs),
     /// Watch one game between two built-in engines.
@@ -36,18 +39,27 @@ enum Command {
     /// Run a refereed engine tournament (docs/arena.md); `arena merge F...`
     /// combines sharded results.
     Arena(arena::ArenaArgs),
+    /// Play and watch games in the browser (HTTP + WebSocket).
+    Serve(commands::serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Engines read Otrazhenie's perfect-play table from the cache (or build
+    // and write it there) on its first use.
+    if let Some(file) = commands::solve::default_table_file() {
+        otrazhenie::Tablebase::set_cache_file(file);
+    }
     let result = match &cli.command {
         Command::Games => list_games().map(|()| true),
         Command::Perft(args) => commands::perft::run(args).map(|()| true),
         Command::Replay(args) => commands::replay::run(args),
         Command::Show(args) => commands::show::run(args).map(|()| true),
+        Command::Solve(args) => commands::solve::run(args).map(|()| true),
         Command::Play(args) => commands::play::run(args).map(|()| true),
         Command::Match(args) => commands::selfplay::run(args).map(|()| true),
         Command::Engine(args) => commands::engine::run(args).map(|()| true),
+        Command::Serve(args) => commands::serve::run(args).map(|()| true),
         Command::Arena(args) => std::env::current_exe()
             .map_err(anyhow::Error::from)
             .and_then(|exe| arena::run(registry::GAMES, exe, args.clone()))

@@ -6,7 +6,8 @@
 //!   (start positions, move generation, `play_unchecked`, the end, the
 //!   Zobrist key `zobrist`, two-stage text parsing) and provided methods
 //!   (`play`, `parse_move`, `from_text`, `perft`, ...). [`Evaluate`] adds a
-//!   static evaluation for alpha-beta.
+//!   static evaluation for alpha-beta, and [`Proven`] values for games with an
+//!   endgame table.
 //! - [`perft`]: move-path counting with divide.
 //! - [`DynGame`]: any game behind one object-safe trait, text at the boundary.
 //! - [`Rng`] and [`zobrist_keys`]: seeded randomness without dependencies.
@@ -47,7 +48,7 @@ pub mod prelude {
 
 pub use dynamic::DynGame;
 pub use error::{IllegalMoveError, MoveError, MoveSyntaxError, PositionError, UnknownVariant};
-pub use game::{Evaluate, Game};
+pub use game::{Evaluate, Game, Proven};
 pub use outcome::Outcome;
 pub use player::{ByPlayer, Player};
 pub use rng::{Rng, zobrist_keys};

@@ -1,10 +1,10 @@
 //! The static evaluation alpha-beta search uses.
 
-use board_core::Evaluate;
+use board_core::{Evaluate, Proven};
 
 use crate::rules::Tally;
 use crate::square::orthogonal_neighbours;
-use crate::{Move, Position};
+use crate::{Move, Position, Tablebase};
 
 /// The value of a lost position (no checker or no move left) for the side to move.
 const LOST: i32 = -10_000;
@@ -56,6 +56,12 @@ impl Evaluate for Position {
                 if enemy.count_ones() == 1 { 2 } else { 1 }
             }
         }
+    }
+
+    /// Every position is in the table: [`Tablebase::global`], built (or read
+    /// from its cache file) on the first probe.
+    fn probe(&self) -> Option<Proven> {
+        Some(Tablebase::global().probe(self))
     }
 }
 

@@ -54,6 +54,27 @@
 //! either case). Runs of digits are read; the printed text is canonical. The start is
 //! `B6B/8/8/8/8/8/8/W6W w` ([`START_TEXT`]). See [`Setup`].
 //!
+//! # Perfect play
+//! [`Tablebase`] holds the value of every legal position (the rules allow no
+//! more than two checkers a side, so nothing falls outside it), solved by
+//! retrograde analysis in about a second (release build) and kept in memory;
+//! with the `cache` feature it is also read from and written to a file
+//! (`Tablebase::load_or_build`), checked on load and rebuilt when missing,
+//! damaged or stale. [`Evaluate::probe`](board_core::Evaluate::probe) answers
+//! from it for every position, so the engines play perfectly.
+//!
+//! Values are for the side to move, distances in plies:
+//! - **win N** (odd): the side to move ends the game with its move N plies
+//!   from now (the opponent then has no checker or no move), against the
+//!   best defence; `win 1` is a winning move at hand.
+//! - **loss N** (even): the game ends N plies from now with the side to move
+//!   beaten, against the best attack; `loss 0` is a finished position.
+//! - **draw**: neither side can force a win. The 200-ply cap plays no part:
+//!   the longest forced result is 21 plies.
+//!
+//! A move keeps a value exactly when the position it reaches has the value
+//! one ply back: after the best move of a `win N` the opponent has `loss N-1`.
+//!
 //! # Example
 //! ```
 //! use otrazhenie::{Evaluate, Game, Position};
@@ -78,16 +99,22 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(feature = "cache")]
+mod cache;
 mod eval;
 mod moves;
 mod position;
 mod rules;
+mod solve;
 mod square;
 mod text;
 mod view;
 
+#[cfg(feature = "cache")]
+pub use cache::{CacheError, CacheUse};
 pub use moves::Move;
 pub use position::{Position, START_TEXT};
+pub use solve::Tablebase;
 pub use square::Square;
 pub use text::Setup;
 

@@ -72,6 +72,15 @@ impl Position {
         Tally::of(own, enemy).moves()
     }
 
+    #[cfg(feature = "cache")]
+    /// White to move with the checkers `own` against Black's `enemy` (which
+    /// must not overlap, at most two each, `enemy` not empty).
+    pub(crate) fn from_sides(own: u64, enemy: u64) -> Position {
+        let mut pos = Position { checkers: [own, enemy], side: Player::First, hash: 0 };
+        pos.hash = pos.compute_hash();
+        pos
+    }
+
     /// The checkers of the side to move, then the opponent's.
     pub(crate) const fn sides(&self) -> (u64, u64) {
         let mover = self.side.index();

@@ -219,3 +219,18 @@ pub(crate) const fn orthogonal_neighbours(bits: u64) -> u64 {
     const NOT_H: u64 = !0x8080_8080_8080_8080;
     (bits << 8) | (bits >> 8) | ((bits << 1) & NOT_A) | ((bits >> 1) & NOT_H)
 }
+
+/// The squares a rook move from `from` reaches: along each rank and file up
+/// to the first square of `occupied`.
+pub(crate) fn rook_reach(from: Square, occupied: u64) -> u64 {
+    SLIDES.iter().fold(0, |reach, &(slide, _)| {
+        let line = ray(from, slide);
+        let blockers = line & occupied;
+        if blockers == 0 {
+            reach | line
+        } else {
+            let blocker = nearest(blockers, slide);
+            reach | (line & !ray(blocker, slide) & !blocker.bit())
+        }
+    })
+}

@@ -1,14 +1,23 @@
 //! Search behind the dynamic layer: pick a game and a player by name at run
 //! time, with moves as text.
+//!
+//! When the game has an endgame table ([`Evaluate::probe`] answers for the
+//! position and all its children), alpha-beta and MCTS play from it instead
+//! of searching: the fastest win, any drawing move, or the slowest loss,
+//! reported as `score win N`, `score cp 0` or `score loss N` with the exact
+//! distance in plies and the table's line as the principal variation.
 
 use std::any::Any;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
-use board_core::{ByPlayer, Describe, DynGame, Evaluate, PositionError, Rng, UnknownVariant};
+use board_core::{
+    ByPlayer, Describe, DynGame, Evaluate, PositionError, Proven, Rng, UnknownVariant,
+};
 
-use crate::{AlphaBeta, Info, Limits, Mcts, random_move};
+use crate::{AlphaBeta, Info, Limits, Mcts, Score, random_move};
 
 /// The built-in players.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -156,8 +165,9 @@ pub trait SearchGame: DynGame {
     ) -> (Option<String>, Info<String>);
 
     /// Makes sure `memory` holds an alpha-beta table of `hash_mb` for this
-    /// game, so that the next search spends no time allocating it (engines
-    /// call this on `isready`).
+    /// game, and that the game's endgame table (if it has one) is built, so
+    /// that the next search spends no time on either (engines call this on
+    /// `isready`).
     fn prepare(&self, memory: &mut Memory, hash_mb: usize);
 
     /// A boxed copy.
@@ -173,19 +183,24 @@ impl<G: Evaluate + Describe> SearchGame for G {
         on_info: &mut dyn FnMut(&Info<String>),
     ) -> (Option<String>, Info<String>) {
         let mut forward = |info: &Info<G::Move>| on_info(&info.map_moves(ToString::to_string));
-        let (best, info) = match think.engine {
-            EngineKind::AlphaBeta => {
+        let from_table = match think.engine {
+            EngineKind::Random => None,
+            EngineKind::AlphaBeta | EngineKind::Mcts => play_from_table(self, &mut forward),
+        };
+        let (best, info) = match (from_table, think.engine) {
+            (Some((best, info)), _) => (Some(best), info),
+            (None, EngineKind::AlphaBeta) => {
                 memory.alphabeta::<G>(think.hash_mb).search(self, think.limits, stop, &mut forward)
             }
-            EngineKind::Mcts => {
+            (None, EngineKind::Mcts) => {
                 Mcts::new(think.seed).search_with_evaluation(self, think.limits, stop, &mut forward)
             }
-            EngineKind::Random => {
+            (None, EngineKind::Random) => {
                 let best = random_move(self, &mut Rng::new(think.seed));
                 let info = Info {
                     depth: 1,
                     seldepth: 1,
-                    score: crate::Score::Cp(0),
+                    score: Score::Cp(0),
                     nodes: 1,
                     time: std::time::Duration::ZERO,
                     pv: best.into_iter().collect(),
@@ -199,11 +214,60 @@ impl<G: Evaluate + Describe> SearchGame for G {
 
     fn prepare(&self, memory: &mut Memory, hash_mb: usize) {
         memory.alphabeta::<G>(hash_mb);
+        // A game's table is built on its first probe.
+        let _ = self.probe();
     }
 
     fn clone_search(&self) -> Box<dyn SearchGame> {
         Box::new(self.clone())
     }
+}
+
+/// The move the game's table rates best and the value it keeps, if the table
+/// knows every child (`None` too when there is no move); `probes` counts the
+/// positions looked up.
+fn table_move<G: Evaluate>(pos: &G, probes: &mut u64) -> Option<(G::Move, Proven)> {
+    let mut best: Option<(G::Move, Proven)> = None;
+    for mv in pos.legal_moves() {
+        let mut child = pos.clone();
+        child.play_unchecked(mv);
+        *probes += 1;
+        let value = child.probe()?.one_ply_back();
+        if best.is_none_or(|(_, kept)| value > kept) {
+            best = Some((mv, value));
+        }
+    }
+    best
+}
+
+/// Plays from the game's table when it knows the position: the best move,
+/// with the table's line to the end of the game (one move for a draw) as
+/// the principal variation and its length as the depth.
+fn play_from_table<G: Evaluate>(
+    pos: &G,
+    on_info: &mut dyn FnMut(&Info<G::Move>),
+) -> Option<(G::Move, Info<G::Move>)> {
+    let start = Instant::now();
+    let mut probes = 1;
+    pos.probe()?;
+    let (first, value) = table_move(pos, &mut probes)?;
+    let (score, plies) = match value {
+        Proven::Win(n) => (Score::Win(n), n),
+        Proven::Loss(n) => (Score::Loss(n), n),
+        Proven::Draw => (Score::Cp(0), 1),
+    };
+    let mut pv = vec![first];
+    let mut line = pos.clone();
+    line.play_unchecked(first);
+    while pv.len() < plies as usize {
+        let Some((mv, _)) = table_move(&line, &mut probes) else { break };
+        line.play_unchecked(mv);
+        pv.push(mv);
+    }
+    let depth = u32::try_from(pv.len()).unwrap_or(u32::MAX);
+    let info = Info { depth, seldepth: depth, score, nodes: probes, time: start.elapsed(), pv };
+    on_info(&info);
+    Some((first, info))
 }
 
 impl Clone for Box<dyn SearchGame> {

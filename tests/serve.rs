@@ -1,0 +1,332 @@
+//! `igroteka serve` over its WebSocket, without a browser: bad messages,
+//! engines that crash, hang or cheat, the game limit, and no engine process
+//! left behind.
+
+#[path = "serve_support.rs"]
+mod serve_support;
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use serve_support::{Server, fake_flag};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+async fn connect(server: &Server) -> Socket {
+    let url = format!("ws://{}/ws", server.address);
+    tokio_tungstenite::connect_async(url).await.expect("the WebSocket opens").0
+}
+
+/// The next JSON message (at most 60 s away: a stuck server fails the test).
+async fn next(ws: &mut Socket) -> Value {
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(60), ws.next())
+            .await
+            .expect("the server answers")
+            .expect("the socket stays open")
+            .expect("a good frame");
+        if let Message::Text(text) = message {
+            return serde_json::from_str(&text).expect("the server sends JSON");
+        }
+    }
+}
+
+/// Messages until one of `kind`, which is returned.
+async fn until(ws: &mut Socket, kind: &str) -> Value {
+    loop {
+        let message = next(ws).await;
+        if message["type"] == kind {
+            return message;
+        }
+        assert_ne!(
+            message["type"], "error",
+            "unexpected error while waiting for {kind}: {message}"
+        );
+    }
+}
+
+async fn send(ws: &mut Socket, message: Value) {
+    ws.send(Message::Text(message.to_string().into())).await.expect("the socket takes it");
+}
+
+fn side(engine: Option<&str>, limit: Value) -> Value {
+    json!({ "engine": engine, "limit": limit })
+}
+
+fn new_game(game: &str, first: Value, second: Value) -> Value {
+    json!({ "type": "new", "game": game, "sides": [first, second] })
+}
+
+#[tokio::test]
+async fn malformed_messages_are_answered_and_the_session_goes_on() {
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    let hello = until(&mut ws, "hello").await;
+    assert_eq!(hello["games"].as_array().map(Vec::len), Some(serve_support::games().len()));
+    let bad = [
+        Message::Text("not json".into()),
+        Message::Text("{\"type\":\"fly\"}".into()),
+        Message::Text("{\"type\":\"move\"}".into()),
+        Message::Text("{\"type\":\"new\",\"game\":\"focus\"}".into()),
+        Message::Text("[1,2,3]".into()),
+        Message::Binary(vec![0xff, 0x00, 0x13].into()),
+        Message::Text(json!({"type": "move", "move": "a1"}).to_string().into()),
+    ];
+    for message in bad {
+        let shown = format!("{message:?}");
+        ws.send(message).await.expect("sent");
+        let answer = next(&mut ws).await;
+        assert_eq!(answer["type"], "error", "{shown}: {answer}");
+        assert_eq!(answer["restart"], false, "{shown}: {answer}");
+        assert!(!answer["message"].as_str().unwrap_or("").is_empty(), "{shown}: {answer}");
+    }
+    // An unknown game ends only that attempt.
+    send(&mut ws, new_game("chess", side(None, Value::Null), side(None, Value::Null))).await;
+    let answer = next(&mut ws).await;
+    assert_eq!(answer["type"], "error");
+    assert!(answer["message"].as_str().unwrap_or("").contains("unknown game 'chess'"), "{answer}");
+    // So does a position text that is none.
+    let mut pasted = new_game("stykovka", side(None, Value::Null), side(None, Value::Null));
+    pasted["fen"] = json!("this is no position");
+    send(&mut ws, pasted).await;
+    let answer = next(&mut ws).await;
+    assert_eq!(answer["type"], "error");
+    assert_eq!(answer["restart"], false, "{answer}");
+    assert!(answer["message"].as_str().unwrap_or("").contains("invalid position"), "{answer}");
+    server.wait_for_children(0);
+    // The same socket still plays: two people, an illegal and a legal move.
+    send(&mut ws, new_game("otrazhenie", side(None, Value::Null), side(None, Value::Null))).await;
+    until(&mut ws, "board").await;
+    let state = until(&mut ws, "state").await;
+    assert_eq!(state["human_to_move"], true);
+    send(&mut ws, json!({"type": "move", "move": "zz99"})).await;
+    let answer = next(&mut ws).await;
+    assert_eq!(answer["type"], "error", "{answer}");
+    assert!(answer["message"].as_str().unwrap_or("").contains("not a legal move"), "{answer}");
+    let first = state["movepaths"]["moves"][0]["move"].as_str().expect("a legal move").to_owned();
+    send(&mut ws, json!({"type": "move", "move": first})).await;
+    let state = until(&mut ws, "state").await;
+    assert_eq!(state["moves"], json!([first]));
+    assert_eq!(state["to_move"], 2);
+}
+
+/// Starts a game where player 1 is the fake engine; returns the error notice.
+async fn fake_fails(server: &Server) -> String {
+    let mut ws = connect(server).await;
+    until(&mut ws, "hello").await;
+    let fake = side(Some("fake"), json!({"movetime": 10}));
+    send(&mut ws, new_game("otrazhenie", fake, side(None, Value::Null))).await;
+    until(&mut ws, "board").await;
+    let state = until(&mut ws, "state").await;
+    assert_eq!(state["thinking"], 1, "{state}");
+    let error = until_fatal(&mut ws).await;
+    assert_eq!(error["restart"], true, "{error}");
+    // The game's processes (the referee and the fake) are gone.
+    server.wait_for_children(0);
+    error["message"].as_str().unwrap_or("").to_owned()
+}
+
+/// Messages until an error that ends the game (notes are passed over).
+async fn until_fatal(ws: &mut Socket) -> Value {
+    loop {
+        let message = next(ws).await;
+        if message["type"] == "error" && message["restart"] == true {
+            return message;
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_engine_that_crashes_mid_game_is_reported() {
+    let server = Server::start(&["--engine", "name=fake", &fake_flag("crash")]);
+    let message = fake_fails(&server).await;
+    assert!(message.contains("'fake' exited"), "{message}");
+}
+
+#[tokio::test]
+async fn an_engine_that_hangs_is_reported_after_the_timeout() {
+    let server = Server::start(&["--timeout", "2000", "--engine", "name=fake", &fake_flag("hang")]);
+    let message = fake_fails(&server).await;
+    assert!(message.contains("'fake' did not answer its move in time"), "{message}");
+}
+
+#[tokio::test]
+async fn an_illegal_engine_move_is_caught_by_the_referee() {
+    let server = Server::start(&["--engine", "name=fake", &fake_flag("illegal")]);
+    let message = fake_fails(&server).await;
+    assert!(message.contains("'fake' answered an illegal move 'zz99'"), "{message}");
+}
+
+#[tokio::test]
+async fn an_engine_refusing_options_plays_with_a_note_and_must_move() {
+    let server = Server::start(&["--engine", "name=fake", &fake_flag("none")]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    let fake = side(Some("fake"), json!({"depth": 1}));
+    send(&mut ws, new_game("city", fake, side(None, Value::Null))).await;
+    until(&mut ws, "board").await;
+    until(&mut ws, "state").await;
+    let note = next(&mut ws).await;
+    assert_eq!(note["restart"], false, "{note}");
+    let text = note["message"].as_str().unwrap_or("");
+    assert!(text.contains("'fake' refused options: unknown option; unknown option"), "{note}");
+    let error = until_fatal(&mut ws).await;
+    assert_eq!(error["restart"], true, "{error}");
+    let message = error["message"].as_str().unwrap_or("");
+    assert!(message.contains("'fake' answered 'bestmove (none)'"), "{error}");
+    server.wait_for_children(0);
+}
+
+#[tokio::test]
+async fn a_referee_without_the_board_queries_is_named() {
+    let server = Server::start(&["--engine", "name=fake", &fake_flag("hang"), "--referee", "fake"]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    send(&mut ws, new_game("focus", side(None, Value::Null), side(None, Value::Null))).await;
+    let error = until(&mut ws, "error").await;
+    let message = error["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains("'fake' cannot describe the board") && message.contains("movepaths"),
+        "{error}"
+    );
+    server.wait_for_children(0);
+}
+
+#[tokio::test]
+async fn more_games_than_the_limit_are_refused() {
+    let server = Server::start(&["--max-games", "1"]);
+    let mut first = connect(&server).await;
+    until(&mut first, "hello").await;
+    let mut second = connect(&server).await;
+    let refusal = next(&mut second).await;
+    assert_eq!(refusal["type"], "error", "{refusal}");
+    assert!(
+        refusal["message"].as_str().unwrap_or("").contains("at most 1 games at once"),
+        "{refusal}"
+    );
+    // Closing the first tab frees its place.
+    first.close(None).await.expect("closed");
+    let mut tries = 0;
+    loop {
+        let mut third = connect(&server).await;
+        if next(&mut third).await["type"] == "hello" {
+            break;
+        }
+        tries += 1;
+        assert!(tries < 100, "the place of a closed tab is never freed");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn engines_end_with_their_game_and_their_tab() {
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    let engine = || side(Some("alphabeta"), json!({"movetime": 20}));
+    send(&mut ws, new_game("hexdraughts", engine(), engine())).await;
+    until(&mut ws, "board").await;
+    until(&mut ws, "state").await;
+    let before = server.wait_for_children(3);
+    // A restart replaces all three processes.
+    send(&mut ws, new_game("city", engine(), engine())).await;
+    until(&mut ws, "board").await;
+    until(&mut ws, "state").await;
+    let after = server.wait_for_children(3);
+    assert!(before.iter().all(|pid| !after.contains(pid)), "{before:?} still in {after:?}");
+    // Closing the tab ends them.
+    drop(ws);
+    server.wait_for_children(0);
+}
+
+#[tokio::test]
+async fn take_back_returns_to_the_person_and_engine_games_end() {
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    let engine = side(Some("alphabeta"), json!({"depth": 1}));
+    send(&mut ws, new_game("otrazhenie", side(None, Value::Null), engine)).await;
+    until(&mut ws, "board").await;
+    let state = until(&mut ws, "state").await;
+    let first = state["movepaths"]["moves"][0]["move"].as_str().expect("a move").to_owned();
+    send(&mut ws, json!({"type": "move", "move": first})).await;
+    // The person's move, then the engine's answer.
+    let mut state = until(&mut ws, "state").await;
+    while state["moves"].as_array().map_or(0, Vec::len) < 2 {
+        state = until(&mut ws, "state").await;
+    }
+    assert_eq!(state["human_to_move"], true, "{state}");
+    send(&mut ws, json!({"type": "take_back"})).await;
+    let state = until(&mut ws, "state").await;
+    assert_eq!(state["moves"], json!([]), "{state}");
+    assert_eq!(state["human_to_move"], true);
+
+    // Two engines play a capped game to its end.
+    let engine = || side(Some("random"), json!({"nodes": 1}));
+    let mut game = new_game("focus", engine(), engine());
+    game["max_plies"] = json!(12);
+    send(&mut ws, game).await;
+    loop {
+        let state = until(&mut ws, "state").await;
+        if state["pieces"]["game_over"] == true {
+            assert_eq!(state["moves"].as_array().map(Vec::len), Some(12), "{state}");
+            assert_eq!(state["thinking"], Value::Null);
+            break;
+        }
+    }
+}
+
+#[test]
+fn bad_flags_are_refused_before_listening() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["--engine", "name=x"], "--engine needs cmd=COMMAND or builtin=KIND"),
+        (&["--referee", "nobody"], "--referee 'nobody' is none of the --engine names"),
+        (&["--max-games", "0"], "--max-games must be at least 1"),
+        (&["--engine", "builtin=mcts", "--engine", "builtin=mcts"], "two engines are named 'mcts'"),
+    ];
+    for (args, expected) in cases {
+        let out = std::process::Command::new(serve_support::BIN)
+            .args(["serve", "--port", "0"])
+            .args(args)
+            .output()
+            .expect("igroteka runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+}
+
+#[tokio::test]
+async fn pages_of_other_sites_are_refused() {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let server = Server::start(&[]);
+    let url = format!("ws://{}/ws", server.address);
+    let mut request = url.as_str().into_client_request().expect("a request");
+    request.headers_mut().insert("Origin", "http://evil.example".parse().expect("a header"));
+    let refused = tokio_tungstenite::connect_async(request).await;
+    assert!(refused.is_err(), "a foreign page got a socket");
+    // The server's own page is welcome.
+    let mut request = url.as_str().into_client_request().expect("a request");
+    let origin = format!("http://{}", server.address);
+    request.headers_mut().insert("Origin", origin.parse().expect("a header"));
+    let (mut ws, _) = tokio_tungstenite::connect_async(request).await.expect("its own page");
+    until(&mut ws, "hello").await;
+}
+
+#[tokio::test]
+async fn ctrl_c_ends_the_server_and_its_engines() {
+    let mut server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    let engine = || side(Some("mcts"), json!({"movetime": 50}));
+    send(&mut ws, new_game("adiyukh", engine(), engine())).await;
+    until(&mut ws, "state").await;
+    let engines = server.wait_for_children(3);
+    let status = server.interrupt();
+    assert!(status.success(), "{status}");
+    serve_support::wait_gone(&engines);
+}

@@ -1,0 +1,480 @@
+//! One browser tab: its WebSocket, its game and that game's engine processes.
+//!
+//! The referee (an engine that answers `query board/pieces/movepaths`, never
+//! searches) knows the rules; each engine-controlled side has an engine of
+//! its own. When the tab closes, the game is restarted, or an engine fails,
+//! every process of the game is closed and reaped.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use arena::{EngineSpec, Program};
+use axum::extract::ws::{Message, WebSocket};
+use protocol::{EngineMessage, Go, GuiMessage, PositionBase, Query, SearchInfo};
+use serde_json::Value;
+use tokio::sync::Semaphore;
+use tokio::time::Instant;
+
+use super::engine::{Engine, EngineError};
+use super::messages::{GameInfo, Limit, NewGame, Notice, Request, State};
+use crate::registry::GAMES;
+
+/// What every session shares.
+pub struct Config {
+    /// This binary, run as `engine` for the built-ins.
+    pub exe: PathBuf,
+    /// The engines a side can be given.
+    pub engines: Vec<EngineSpec>,
+    /// The engine asked the referee's queries.
+    pub referee: EngineSpec,
+    /// How long an engine may be silent when an answer is due (beyond `movetime`).
+    pub timeout: Duration,
+    /// One permit per game that may run at once.
+    pub slots: Arc<Semaphore>,
+    /// The number of permits.
+    pub max_games: usize,
+}
+
+/// An engine playing one side.
+struct Player {
+    engine: Engine,
+    limit: Limit,
+    /// `bestmove`s still due for searches that were abandoned (take back).
+    abandoned: u32,
+}
+
+/// A game in progress and its processes.
+struct Game {
+    settings: NewGame,
+    referee: Engine,
+    players: [Option<Player>; 2],
+    /// The side searching now (0 or 1) and when it must have answered.
+    thinking: Option<(usize, Instant)>,
+    game_over: bool,
+}
+
+/// A failure that ends the game (its engines are closed).
+struct Fatal(String);
+
+impl From<EngineError> for Fatal {
+    fn from(e: EngineError) -> Self {
+        Fatal(e.0)
+    }
+}
+
+/// Runs one tab's session until its WebSocket closes.
+pub async fn run(mut ws: WebSocket, config: Arc<Config>) {
+    let Ok(_slot) = config.slots.clone().try_acquire_owned() else {
+        let message = format!(
+            "this server runs at most {} games at once (--max-games); close another tab and reload",
+            config.max_games
+        );
+        let _ = send(&mut ws, &Notice::Error { message, restart: false }).await;
+        let _ = ws.send(Message::Close(None)).await;
+        return;
+    };
+    let hello = Notice::Hello {
+        games: GAMES
+            .iter()
+            .map(|g| GameInfo {
+                name: g.name,
+                variants: g.variants,
+                max_plies: g.default_max_plies,
+            })
+            .collect(),
+        engines: config.engines.iter().map(|e| e.name.clone()).collect(),
+        referee: config.referee.name.clone(),
+    };
+    if send(&mut ws, &hello).await.is_err() {
+        return;
+    }
+    let mut session = Session { ws, config, game: None };
+    session.serve().await;
+    if let Some(game) = session.game.take() {
+        game.close().await;
+    }
+}
+
+struct Session {
+    ws: WebSocket,
+    config: Arc<Config>,
+    game: Option<Game>,
+}
+
+/// The next message of `player`'s engine; never, when a person plays the side.
+async fn heard(player: Option<&mut Player>) -> Result<EngineMessage, EngineError> {
+    match player {
+        Some(player) => player.engine.next().await,
+        None => std::future::pending().await,
+    }
+}
+
+impl Session {
+    async fn serve(&mut self) {
+        loop {
+            let (first, second, deadline) = match &mut self.game {
+                Some(game) => {
+                    let [first, second] = &mut game.players;
+                    (first.as_mut(), second.as_mut(), game.thinking.map(|(_, at)| at))
+                }
+                None => (None, None, None),
+            };
+            let outcome = tokio::select! {
+                message = self.ws.recv() => match message {
+                    Some(Ok(Message::Text(text))) => self.request(&text).await,
+                    Some(Ok(Message::Binary(_))) => {
+                        self.complain("a binary message: send JSON text").await
+                    }
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => Ok(()),
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => return,
+                },
+                message = heard(first) => self.engine_said(0, message).await,
+                message = heard(second) => self.engine_said(1, message).await,
+                () = sleep_until(deadline) => self.hung().await,
+            };
+            if let Err(Fatal(message)) = outcome {
+                if let Some(game) = self.game.take() {
+                    game.close().await;
+                }
+                let notice = Notice::Error { message, restart: true };
+                if send(&mut self.ws, &notice).await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
+
+    async fn complain(&mut self, message: &str) -> Result<(), Fatal> {
+        let notice = Notice::Error { message: message.to_owned(), restart: false };
+        let _ = send(&mut self.ws, &notice).await;
+        Ok(())
+    }
+
+    async fn request(&mut self, text: &str) -> Result<(), Fatal> {
+        let request = match serde_json::from_str::<Request>(text) {
+            Ok(request) => request,
+            Err(e) => return self.complain(&format!("bad message from the page: {e}")).await,
+        };
+        match request {
+            Request::New(settings) => {
+                if let Some(game) = self.game.take() {
+                    game.close().await;
+                }
+                // A game that does not start needs no restart: the page asks anew.
+                let notes = match self.start(settings).await {
+                    Ok((game, notes)) => {
+                        self.game = Some(game);
+                        notes
+                    }
+                    Err(Fatal(message)) => return self.complain(&message).await,
+                };
+                self.advance().await?;
+                for note in notes {
+                    self.complain(&note).await?;
+                }
+                Ok(())
+            }
+            Request::Move { text } => self.human_move(text).await,
+            Request::TakeBack => self.take_back().await,
+        }
+    }
+
+    /// Starts the processes of a game (what fails closes them again); with
+    /// the options the engines refused.
+    async fn start(&mut self, mut settings: NewGame) -> Result<(Game, Vec<String>), Fatal> {
+        let config = Arc::clone(&self.config);
+        let Some(entry) = GAMES.iter().find(|g| g.name.eq_ignore_ascii_case(&settings.game)) else {
+            return Err(Fatal(format!("unknown game '{}'", settings.game)));
+        };
+        settings.game = entry.name.to_owned();
+        settings.variant.get_or_insert_with(|| entry.default_variant().to_owned());
+        let mut specs = [None, None];
+        for (spec, side) in specs.iter_mut().zip(&settings.sides) {
+            let Some(name) = &side.engine else { continue };
+            let found = config.engines.iter().find(|e| &e.name == name);
+            *spec = Some(found.ok_or_else(|| Fatal(format!("unknown engine '{name}'")))?);
+        }
+        let (referee, note) = spawn(&config.referee, &config, &settings).await?;
+        let mut notes: Vec<String> = note.into_iter().collect();
+        let mut game =
+            Game { settings, referee, players: [None, None], thinking: None, game_over: false };
+        match game.prepare(&config, specs, &mut notes).await {
+            Ok(board) => {
+                let _ = send(&mut self.ws, &Notice::Board { board }).await;
+                Ok((game, notes))
+            }
+            Err(e) => {
+                game.close().await;
+                Err(e)
+            }
+        }
+    }
+
+    /// Shows the position; lets the engine to move search.
+    async fn advance(&mut self) -> Result<(), Fatal> {
+        let timeout = self.config.timeout;
+        let Some(game) = &mut self.game else { return Ok(()) };
+        let position = game.position();
+        game.referee.command(&position, timeout).await?;
+        let pieces = game.referee.ask(Query::Pieces, timeout).await?;
+        let pieces = json(&game.referee.name, "pieces", &pieces)?;
+        let movepaths = game.referee.ask(Query::MovePaths, timeout).await?;
+        let movepaths = json(&game.referee.name, "movepaths", &movepaths)?;
+        let fen = game.referee.ask(Query::Fen, timeout).await?;
+        game.game_over = game.referee.ask(Query::GameOver, timeout).await? == "true";
+        let side = usize::from(game.referee.ask(Query::P1Turn, timeout).await? != "true");
+        let engine = game.players[side].as_mut().filter(|_| !game.game_over);
+        let engine_to_move = engine.is_some();
+        if let Some(player) = engine {
+            player.engine.send(&position).await?;
+            player.engine.send(&GuiMessage::Go(player.limit.go())).await?;
+            game.thinking = Some((side, Instant::now() + player.limit.patience(timeout)));
+        }
+        let state = State {
+            moves: game.settings.moves.clone(),
+            fen,
+            pieces,
+            movepaths,
+            to_move: side as u8 + 1,
+            human_to_move: !game.game_over && !engine_to_move,
+            thinking: engine_to_move.then_some(side as u8 + 1),
+        };
+        let _ = send(&mut self.ws, &Notice::State(state)).await;
+        Ok(())
+    }
+
+    /// The referee's verdict on `text` as the next move.
+    async fn is_legal(&mut self, text: &str) -> Result<bool, Fatal> {
+        let Some(game) = &mut self.game else { return Ok(false) };
+        let verdict =
+            game.referee.ask(Query::IsLegal(text.to_owned()), self.config.timeout).await?;
+        Ok(verdict == "true")
+    }
+
+    async fn human_move(&mut self, text: String) -> Result<(), Fatal> {
+        let Some(game) = &self.game else {
+            return self.complain("no game is running: start one").await;
+        };
+        if game.game_over || game.thinking.is_some() {
+            return self.complain(&format!("'{text}' was not played: it is not your turn")).await;
+        }
+        if !self.is_legal(&text).await? {
+            return self.complain(&format!("'{text}' is not a legal move here")).await;
+        }
+        if let Some(game) = &mut self.game {
+            game.settings.moves.push(text);
+        }
+        self.advance().await
+    }
+
+    async fn take_back(&mut self) -> Result<(), Fatal> {
+        let timeout = self.config.timeout;
+        let Some(game) = &mut self.game else {
+            return self.complain("no game is running: start one").await;
+        };
+        if game.settings.moves.is_empty() {
+            return self.complain("there is no move to take back").await;
+        }
+        if let Some((side, _)) = game.thinking.take()
+            && let Some(player) = &mut game.players[side]
+        {
+            player.engine.send(&GuiMessage::Stop).await?;
+            player.abandoned += 1;
+        }
+        let has_person = game.players.iter().any(Option::is_none);
+        game.settings.moves.pop();
+        // Back to a position where a person is to move, if one plays.
+        while has_person && !game.settings.moves.is_empty() {
+            game.referee.command(&game.position(), timeout).await?;
+            let side = usize::from(game.referee.ask(Query::P1Turn, timeout).await? != "true");
+            if game.players[side].is_none() {
+                break;
+            }
+            game.settings.moves.pop();
+        }
+        self.advance().await
+    }
+
+    async fn engine_said(
+        &mut self,
+        side: usize,
+        message: Result<EngineMessage, EngineError>,
+    ) -> Result<(), Fatal> {
+        let message = message?;
+        let Some(game) = &mut self.game else { return Ok(()) };
+        let Some(player) = &mut game.players[side] else { return Ok(()) };
+        match message {
+            EngineMessage::BestMove(_) if player.abandoned > 0 => {
+                player.abandoned -= 1;
+                Ok(())
+            }
+            EngineMessage::BestMove(answer) => {
+                let name = player.engine.name.clone();
+                if game.thinking.map(|(s, _)| s) != Some(side) {
+                    return Err(Fatal(format!(
+                        "engine '{name}' answered a move it was not asked for"
+                    )));
+                }
+                game.thinking = None;
+                let Some(text) = answer else {
+                    return Err(Fatal(format!(
+                        "engine '{name}' answered 'bestmove (none)' but the game is not over"
+                    )));
+                };
+                if !self.is_legal(&text).await? {
+                    return Err(Fatal(format!(
+                        "engine '{name}' answered an illegal move '{text}'"
+                    )));
+                }
+                if let Some(game) = &mut self.game {
+                    game.settings.moves.push(text);
+                }
+                self.advance().await
+            }
+            EngineMessage::Info(info) if player.abandoned == 0 => {
+                let notice = info_notice(side, info);
+                let _ = send(&mut self.ws, &notice).await;
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    async fn hung(&mut self) -> Result<(), Fatal> {
+        let Some(game) = &self.game else { return Ok(()) };
+        let Some((side, _)) = game.thinking else { return Ok(()) };
+        let name = game.players[side].as_ref().map_or("?", |p| p.engine.name.as_str());
+        Err(Fatal(format!(
+            "engine '{name}' did not answer its move in time (more than {} ms beyond its limit)",
+            self.config.timeout.as_millis()
+        )))
+    }
+}
+
+impl Game {
+    /// Asks the referee for the board, checks the game and the position, and
+    /// starts the engines of the sides `specs` names, adding the options they
+    /// refused to `notes`.
+    async fn prepare(
+        &mut self,
+        config: &Config,
+        specs: [Option<&EngineSpec>; 2],
+        notes: &mut Vec<String>,
+    ) -> Result<Value, Fatal> {
+        let referee = &mut self.referee;
+        let board = referee.ask(Query::Board, config.timeout).await.map_err(|e| {
+            Fatal(format!(
+                "the referee engine '{}' cannot describe the board ({e}); it needs the queries \
+                 board, pieces and movepaths of docs/protocol.md (--referee chooses another)",
+                referee.name
+            ))
+        })?;
+        let board = json(&referee.name, "board", &board)?;
+        let wanted = [Some(self.settings.game.as_str()), self.settings.variant.as_deref()];
+        let described = [board["game"].as_str(), board["variant"].as_str()];
+        if wanted != described {
+            return Err(Fatal(format!(
+                "the referee engine '{}' describes the board of {described:?}, not of {wanted:?}",
+                referee.name
+            )));
+        }
+        let position = self.position();
+        self.referee.command(&position, config.timeout).await?;
+        for (i, spec) in specs.into_iter().enumerate() {
+            let Some(spec) = spec else { continue };
+            let (engine, note) = spawn(spec, config, &self.settings).await?;
+            notes.extend(note);
+            let limit = self.settings.sides[i].limit.unwrap_or(Limit::Movetime(1000));
+            self.players[i] = Some(Player { engine, limit, abandoned: 0 });
+        }
+        Ok(board)
+    }
+
+    fn position(&self) -> GuiMessage {
+        let base = match &self.settings.fen {
+            Some(text) if !text.trim().is_empty() => PositionBase::Fen(text.trim().to_owned()),
+            _ => PositionBase::StartPos,
+        };
+        GuiMessage::Position { base, moves: self.settings.moves.clone() }
+    }
+
+    async fn close(self) {
+        let [first, second] = self.players;
+        let players = [first, second].into_iter().flatten().map(|p| p.engine.close());
+        futures_util::future::join_all(players.chain([self.referee.close()])).await;
+    }
+}
+
+impl Limit {
+    fn go(self) -> Go {
+        match self {
+            Limit::Movetime(ms) => Go { movetime: Some(ms), ..Go::default() },
+            Limit::Depth(depth) => Go { depth: Some(depth), ..Go::default() },
+            Limit::Nodes(nodes) => Go { nodes: Some(nodes), ..Go::default() },
+        }
+    }
+
+    /// How long to wait for the `bestmove` of a search under this limit.
+    fn patience(self, timeout: Duration) -> Duration {
+        match self {
+            Limit::Movetime(ms) => timeout + Duration::from_millis(ms),
+            Limit::Depth(_) | Limit::Nodes(_) => timeout,
+        }
+    }
+}
+
+/// Starts an engine for the game of `settings` and sets its options;
+/// built-ins also get their `Engine`. One that fails is closed. The options
+/// it refused are returned as a note.
+async fn spawn(
+    spec: &EngineSpec,
+    config: &Config,
+    settings: &NewGame,
+) -> Result<(Engine, Option<String>), Fatal> {
+    let mut engine = Engine::spawn(spec, &config.exe)?;
+    let mut options = vec![
+        ("Game", settings.game.clone()),
+        ("Variant", settings.variant.clone().unwrap_or_default()),
+        ("MaxPlies", settings.max_plies.to_string()),
+    ];
+    if let Program::Builtin(kind) = &spec.program {
+        options.push(("Engine", kind.name().to_owned()));
+    }
+    options.extend(spec.options.iter().map(|(name, value)| (name.as_str(), value.clone())));
+    match engine.start(&options, config.timeout).await {
+        Ok(note) => Ok((engine, note)),
+        Err(e) => {
+            engine.close().await;
+            Err(e.into())
+        }
+    }
+}
+
+fn json(engine: &str, query: &str, text: &str) -> Result<Value, Fatal> {
+    serde_json::from_str(text).map_err(|e| {
+        Fatal(format!("engine '{engine}' answered 'query {query}' with invalid JSON: {e}"))
+    })
+}
+
+fn info_notice(side: usize, info: SearchInfo) -> Notice {
+    Notice::Info {
+        side: side as u8 + 1,
+        depth: info.depth,
+        score: info.score.map(|score| score.to_string()),
+        nodes: info.nodes,
+        pv: info.pv,
+    }
+}
+
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn send(ws: &mut WebSocket, notice: &Notice) -> Result<(), axum::Error> {
+    let text = serde_json::to_string(notice).unwrap_or_default();
+    ws.send(Message::Text(text.into())).await
+}

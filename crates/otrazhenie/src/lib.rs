@@ -60,7 +60,7 @@
 //! retrograde analysis in about a second (release build) and kept in memory;
 //! with the `cache` feature it is also read from and written to a file
 //! (`Tablebase::load_or_build`), checked on load and rebuilt when missing,
-//! damaged or stale. [`Evaluate::probe`](board_core::Evaluate::probe) answers
+//! damaged or stale. [`Evaluate::probe`] answers
 //! from it for every position, so the engines play perfectly.
 //!
 //! Values are for the side to move, distances in plies:

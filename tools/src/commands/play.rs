@@ -57,9 +57,9 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
     let mut input = Lines::new(stdin.lock());
     let mut out = std::io::stdout();
     writeln!(out, "You play {} against {}. {COMMANDS}", names[human], args.engine)?;
+    let session = Session { args, human, names, help: &help };
     loop {
-        let game = Game { args, human, names, help: &help };
-        if let End::Quit = game.play(start.clone(), &mut input, &mut out)? {
+        if let End::Quit = session.play(start.clone(), &mut input, &mut out)? {
             return Ok(());
         }
         write!(out, "New game? (yes/no)> ")?;
@@ -77,15 +77,15 @@ fn yes(answer: &str) -> bool {
     matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes")
 }
 
-/// One game's settings.
-struct Game<'a> {
+/// What every game of one `play` run shares.
+struct Session<'a> {
     args: &'a PlayArgs,
     human: Player,
     names: ByPlayer<&'static str>,
     help: &'a str,
 }
 
-impl Game<'_> {
+impl Session<'_> {
     fn play(
         &self,
         start: Box<dyn SearchGame>,

@@ -57,6 +57,18 @@ impl Evaluate for Position {
             }
         }
     }
+
+    /// Captures.
+    fn is_tactical(&self, mv: Move) -> bool {
+        mv.is_capture()
+    }
+
+    const MOVE_INDEX_BOUND: usize = 64 * 64;
+
+    /// From and to squares.
+    fn move_index(&self, mv: Move) -> usize {
+        mv.from().index() * 64 + mv.to().index()
+    }
 }
 
 /// For a lone checker of `own`: how many of its four sides are closed by the

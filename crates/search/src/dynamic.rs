@@ -75,11 +75,19 @@ pub struct Think {
     pub seed: u64,
     /// Transposition table size for alpha-beta, in megabytes.
     pub hash_mb: usize,
+    /// Threads for alpha-beta (Lazy SMP); 0 counts as 1.
+    pub threads: usize,
 }
 
 impl Default for Think {
     fn default() -> Self {
-        Think { engine: EngineKind::AlphaBeta, limits: Limits::default(), seed: 0, hash_mb: 16 }
+        Think {
+            engine: EngineKind::AlphaBeta,
+            limits: Limits::default(),
+            seed: 0,
+            hash_mb: 16,
+            threads: 1,
+        }
     }
 }
 
@@ -175,7 +183,9 @@ impl<G: Evaluate> SearchGame for G {
         let mut forward = |info: &Info<G::Move>| on_info(&info.map_moves(ToString::to_string));
         let (best, info) = match think.engine {
             EngineKind::AlphaBeta => {
-                memory.alphabeta::<G>(think.hash_mb).search(self, think.limits, stop, &mut forward)
+                let searcher = memory.alphabeta::<G>(think.hash_mb);
+                searcher.set_threads(think.threads);
+                searcher.search(self, think.limits, stop, &mut forward)
             }
             EngineKind::Mcts => {
                 Mcts::new(think.seed).search_with_evaluation(self, think.limits, stop, &mut forward)

@@ -15,8 +15,9 @@ mod dynamic;
 mod limits;
 mod mcts;
 mod random;
+mod table;
 
-pub use alphabeta::{AlphaBeta, MAX_DEPTH};
+pub use alphabeta::{AlphaBeta, MAX_DEPTH, Pruning, QUIESCENCE_PLIES};
 pub use dynamic::{EngineKind, GameEntry, Memory, SearchGame, Think, UnknownEngine, find_game};
 pub use limits::{Info, Limits, Score};
 pub use mcts::{EVALUATED_PLAYOUT_CAP, ITERATIONS_PER_DEPTH, Mcts};

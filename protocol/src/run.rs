@@ -177,7 +177,6 @@ impl<W: Write + Send + 'static> Engine<W> {
             GuiMessage::SetOption { name, value } => {
                 match self.options.set(self.games, &name, value.as_deref()) {
                     Ok(Effect::None) => Ok(()),
-                    Ok(Effect::Note(text)) => self.out.note(text),
                     Ok(Effect::NewGame) => self.new_referee(),
                     Err(e) => self.out.error(e),
                 }
@@ -360,6 +359,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             limits: Limits::depth(depth),
             seed: 0,
             hash_mb: BENCH_HASH_MB,
+            threads: self.options.threads,
         };
         let never = AtomicBool::new(false);
         let start = Instant::now();

@@ -31,6 +31,9 @@ const ASPIRATION_WINDOW: i32 = 30;
 /// Moves tried before late-move reductions start, and the least depth.
 const LMR_MOVES: usize = 3;
 const LMR_DEPTH: u32 = 3;
+/// Threads look at the clock, and helpers add to the node count, once per
+/// this many nodes.
+const NODE_BATCH: u64 = 1024;
 /// History values stay within ±this.
 const HISTORY_MAX: i32 = 1 << 14;
 
@@ -138,7 +141,9 @@ impl<G: Evaluate> AlphaBeta<G> {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> (Option<G::Move>, Info<G::Move>) {
-        let mut main = Thread::new(&self.table, self.pruning, Clock::new(limits, stop, 1024));
+        let helper_nodes = AtomicU64::new(0);
+        let clock = Clock::new(limits, stop, NODE_BATCH);
+        let mut main = Thread::new(&self.table, self.pruning, clock, None);
         let mut root_moves = pos.legal_moves();
         let mut info = Info {
             depth: 0,
@@ -153,7 +158,6 @@ impl<G: Evaluate> AlphaBeta<G> {
         }
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let helpers_stop = AtomicBool::new(false);
-        let helper_nodes = AtomicU64::new(0);
         let best = std::thread::scope(|scope| {
             for id in 1..self.threads {
                 let (table, pruning) = (&self.table, self.pruning);
@@ -161,17 +165,12 @@ impl<G: Evaluate> AlphaBeta<G> {
                 let mut moves = root_moves.clone();
                 moves.rotate_left(id % root_moves.len());
                 scope.spawn(move || {
-                    let clock = Clock::new(Limits::default(), helpers_stop, 1024);
-                    let mut helper = Thread::new(table, pruning, clock);
-                    let mut published = 0;
+                    let clock = Clock::new(Limits::default(), helpers_stop, NODE_BATCH);
+                    let mut helper = Thread::new(table, pruning, clock, Some(helper_nodes));
                     // Odd helpers run a ply ahead of the main thread.
                     let first = 1 + u32::try_from(id % 2).unwrap_or(0);
-                    helper.deepen(pos, &mut moves, first..=MAX_DEPTH, |helper, _, _, _| {
-                        helper_nodes.fetch_add(helper.nodes - published, Ordering::Relaxed);
-                        published = helper.nodes;
-                        true
-                    });
-                    helper_nodes.fetch_add(helper.nodes - published, Ordering::Relaxed);
+                    helper.deepen(pos, &mut moves, first..=MAX_DEPTH, |_, _, _, _| true);
+                    helper_nodes.fetch_add(helper.nodes % NODE_BATCH, Ordering::Relaxed);
                 });
             }
             let best =
@@ -231,11 +230,18 @@ struct Thread<'a, G: Game> {
     /// By side to move and [`Evaluate::move_index`]: how good quiet moves were.
     history: Vec<i32>,
     nodes: u64,
+    /// A helper's running count for the main thread's reports.
+    tally: Option<&'a AtomicU64>,
     seldepth: u32,
 }
 
 impl<'a, G: Evaluate> Thread<'a, G> {
-    fn new(table: &'a Table, pruning: Pruning, clock: Clock<'a>) -> Self {
+    fn new(
+        table: &'a Table,
+        pruning: Pruning,
+        clock: Clock<'a>,
+        tally: Option<&'a AtomicU64>,
+    ) -> Self {
         Thread {
             table,
             pruning,
@@ -243,8 +249,21 @@ impl<'a, G: Evaluate> Thread<'a, G> {
             plies: Vec::new(),
             history: vec![0; 2 * G::MOVE_INDEX_BOUND],
             nodes: 0,
+            tally,
             seldepth: 0,
         }
+    }
+
+    /// Counts a node at `ply`; says whether the search must stop.
+    fn enter(&mut self, ply: u32) -> bool {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(tally) = self.tally
+            && self.nodes.is_multiple_of(NODE_BATCH)
+        {
+            tally.fetch_add(NODE_BATCH, Ordering::Relaxed);
+        }
+        self.clock.must_stop(self.nodes)
     }
 
     /// Iterative deepening over `depths`; after each completed depth calls
@@ -379,9 +398,7 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         if depth == 0 {
             return self.quiesce(pos, ply, alpha, beta, 0);
         }
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        if self.clock.must_stop(self.nodes) {
+        if self.enter(ply) {
             return 0;
         }
         let level = self.reach(ply);
@@ -401,9 +418,7 @@ impl<'a, G: Evaluate> Thread<'a, G> {
     /// every move is tactical (a compulsory capture) the side to move cannot
     /// stand on the evaluation and all are searched.
     fn quiesce(&mut self, pos: &G, ply: u32, mut alpha: i32, beta: i32, qply: u32) -> i32 {
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        if self.clock.must_stop(self.nodes) {
+        if self.enter(ply) {
             return 0;
         }
         let level = self.reach(ply);

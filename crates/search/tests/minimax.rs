@@ -7,7 +7,8 @@
 //! tree). So with [`Pruning::NONE`] the value must be plain minimax's, and
 //! with quiescence on it must be the minimax of the same tree extended by the
 //! quiescence rule, written out plainly below. Both checks also require the
-//! returned best move to have the root's value.
+//! returned best move to have the root's value, and every move's
+//! [`Evaluate::move_index`] to stay below its bound.
 
 use std::sync::atomic::AtomicBool;
 
@@ -97,6 +98,9 @@ fn positions<G: Game>(count: usize) -> Vec<G> {
 fn check<G: Evaluate>(count: usize, depth: u32, pruning: Pruning) {
     let qplies = pruning.quiescence_plies;
     for pos in positions::<G>(count) {
+        for mv in pos.legal_moves() {
+            assert!(pos.move_index(mv) < G::MOVE_INDEX_BOUND, "{} {pos}: {mv}", G::NAME);
+        }
         let mut searcher = AlphaBeta::<G>::new(1).with_pruning(pruning);
         let (best, info) =
             searcher.search(&pos, Limits::depth(depth), &AtomicBool::new(false), &mut |_| {});

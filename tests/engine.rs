@@ -473,3 +473,22 @@ fn the_documented_cutegames_settings_are_what_cutegames_reads() {
         }
     }
 }
+
+/// `bench` measures the search, so Otrazhenie's perfect-play table (which
+/// the engine plays from in games) must stay out of it: a table answer costs
+/// a few dozen probes, a depth-4 search thousands of nodes.
+#[test]
+fn bench_searches_otrazhenie_instead_of_reading_its_table() {
+    let lines = session(&["--game", "otrazhenie"], "bench 4\n");
+    let first = lines
+        .iter()
+        .find(|l| l.starts_with("info string bench position 1 "))
+        .unwrap_or_else(|| panic!("no bench line in {lines:?}"));
+    let nodes: u64 = first
+        .split_whitespace()
+        .skip_while(|w| *w != "nodes")
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no node count in {first}"));
+    assert!(nodes > 500, "bench position 1 searched only {nodes} nodes: {first}");
+}

@@ -37,6 +37,7 @@ pub(crate) struct Options {
     requested_variant: Option<&'static str>,
     pub(crate) engine: EngineKind,
     pub(crate) hash_mb: usize,
+    pub(crate) threads: usize,
     pub(crate) seed: u64,
     pub(crate) move_overhead: Duration,
     /// Moves after the base position at which the game is adjudicated; 0 = off.
@@ -50,8 +51,6 @@ pub(crate) enum Effect {
     None,
     /// The game or variant changed: the position goes back to its start.
     NewGame,
-    /// Accepted, with a note for the GUI.
-    Note(String),
 }
 
 impl Options {
@@ -65,6 +64,7 @@ impl Options {
             requested_variant,
             engine: EngineKind::default(),
             hash_mb: usize::try_from(HASH.default).unwrap_or(1),
+            threads: usize::try_from(THREADS.default).unwrap_or(1),
             seed: ms(&SEED),
             move_overhead: Duration::from_millis(ms(&MOVE_OVERHEAD)),
             max_plies: 0,
@@ -73,7 +73,14 @@ impl Options {
 
     /// How to think, given the limits.
     pub(crate) fn think(&self, limits: search::Limits) -> Think {
-        Think { engine: self.engine, limits, seed: self.seed, hash_mb: self.hash_mb }
+        Think {
+            engine: self.engine,
+            limits,
+            seed: self.seed,
+            hash_mb: self.hash_mb,
+            threads: self.threads,
+            ..Think::default()
+        }
     }
 
     /// The `option` lines of the answer to `ugi`.
@@ -102,7 +109,7 @@ impl Options {
                 EngineKind::ALL.iter().map(|k| k.name().to_owned()).collect(),
             ),
             spin(&HASH, i64::try_from(self.hash_mb).unwrap_or(i64::MAX)),
-            spin(&THREADS, THREADS.default),
+            spin(&THREADS, i64::try_from(self.threads).unwrap_or(i64::MAX)),
             spin(&SEED, i64::try_from(self.seed).unwrap_or(i64::MAX)),
             spin(&MOVE_OVERHEAD, ms(self.move_overhead)),
             spin(&MAX_PLIES, i64::from(self.max_plies)),
@@ -164,10 +171,8 @@ impl Options {
                 Ok(Effect::None)
             }
             "Threads" => {
-                let threads: u32 = spin_value(&THREADS, value)?;
-                Ok(Effect::Note(format!(
-                    "Threads {threads} accepted; the search is single-threaded and uses 1 thread"
-                )))
+                self.threads = spin_value(&THREADS, value)?;
+                Ok(Effect::None)
             }
             "Seed" => {
                 self.seed = spin_value(&SEED, value)?;

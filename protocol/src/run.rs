@@ -204,7 +204,6 @@ impl<W: Write + Send + 'static> Engine<W> {
             GuiMessage::SetOption { name, value } => {
                 match self.options.set(self.games, &name, value.as_deref()) {
                     Ok(Effect::None) => Ok(()),
-                    Ok(Effect::Note(text)) => self.out.note(text),
                     Ok(Effect::NewGame) => {
                         self.options_checked = false;
                         self.new_referee()
@@ -424,6 +423,8 @@ impl<W: Write + Send + 'static> Engine<W> {
             limits: Limits::depth(depth),
             seed: 0,
             hash_mb: BENCH_HASH_MB,
+            threads: self.options.threads,
+            use_table: false,
         };
         let never = AtomicBool::new(false);
         let start = Instant::now();

@@ -80,4 +80,17 @@ impl Evaluate for Position {
             0
         }
     }
+
+    /// Captures (compulsory when there is one) and steps onto the promotion
+    /// row (only men step).
+    fn is_tactical(&self, mv: Move) -> bool {
+        mv.is_capture() || mv.to().bit() & self.side.promotion_row() != 0
+    }
+
+    const MOVE_INDEX_BOUND: usize = 32 * 32;
+
+    /// From and to squares (a capture by its first and last).
+    fn move_index(&self, mv: Move) -> usize {
+        mv.from().slot() * 32 + mv.to().slot()
+    }
 }

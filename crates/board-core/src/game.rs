@@ -202,6 +202,25 @@ pub trait Evaluate: Game {
         0
     }
 
+    /// Whether `mv` is tactical by the game's rules: it captures, promotes,
+    /// crashes or otherwise wins material or the game at once. Quiescence
+    /// search plays only these past its horizon, and search never reduces
+    /// them. Default: no move is.
+    fn is_tactical(&self, _mv: Self::Move) -> bool {
+        false
+    }
+
+    /// [`move_index`](Evaluate::move_index) is always below this.
+    const MOVE_INDEX_BOUND: usize = 1;
+
+    /// A number below [`MOVE_INDEX_BOUND`](Evaluate::MOVE_INDEX_BOUND) naming
+    /// what `mv` does (e.g. its from and to squares), so that search can keep
+    /// a table of how often such moves were good (history). Different moves
+    /// may share an index. Default: all share 0.
+    fn move_index(&self, _mv: Self::Move) -> usize {
+        0
+    }
+
     /// The exact value of the position at perfect play, for games that can
     /// look it up (an endgame table); `None` (the default) when unknown. Search
     /// then plays the move whose probed value is best instead of searching.

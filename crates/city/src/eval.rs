@@ -3,7 +3,7 @@
 
 use board_core::{Evaluate, Game, Player};
 
-use crate::board::{TOWN, WALL};
+use crate::board::{SQUARES, TOWN, WALL};
 use crate::{City, Move, Square};
 
 /// A pawn.
@@ -102,5 +102,17 @@ impl Evaluate for City {
             priority += 100;
         }
         priority
+    }
+
+    /// Captures and entering the bazaar.
+    fn is_tactical(&self, mv: Move) -> bool {
+        mv.to == Square::BAZAAR || self.pawns_of(self.side_to_move().other()) & mv.to.bit() != 0
+    }
+
+    const MOVE_INDEX_BOUND: usize = SQUARES * SQUARES;
+
+    /// From and to squares.
+    fn move_index(&self, mv: Move) -> usize {
+        mv.from.index() * SQUARES + mv.to.index()
     }
 }

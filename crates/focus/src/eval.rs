@@ -2,7 +2,7 @@
 
 use board_core::{Evaluate, Game, Player};
 
-use crate::board::Square;
+use crate::board::{MAX_HEIGHT, Square};
 use crate::moves::Move;
 use crate::position::Position;
 
@@ -54,5 +54,24 @@ impl Evaluate for Position {
             _ => 0,
         };
         1000 * captures + 300 * reserve_gain + 50 * taken_over
+    }
+
+    /// Stack moves and drops that capture: the destination grows past
+    /// [`MAX_HEIGHT`] and an enemy piece is among those pushed off its bottom.
+    fn is_tactical(&self, mv: Move) -> bool {
+        let Some(target) = self.stack(mv.to()) else { return false };
+        let overflow = (target.height() + mv.pieces()).saturating_sub(MAX_HEIGHT);
+        let me = self.side_to_move();
+        target.bottom_up().take(overflow).any(|piece| piece != me)
+    }
+
+    /// Stack moves by their from and to squares, then drops by their square.
+    const MOVE_INDEX_BOUND: usize = 65 * 64;
+
+    fn move_index(&self, mv: Move) -> usize {
+        match mv {
+            Move::Stack { from, to } => from.index() * 64 + to.index(),
+            Move::Drop { to } => 64 * 64 + to.index(),
+        }
     }
 }

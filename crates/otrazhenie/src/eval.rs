@@ -58,6 +58,18 @@ impl Evaluate for Position {
         }
     }
 
+    /// Captures.
+    fn is_tactical(&self, mv: Move) -> bool {
+        mv.is_capture()
+    }
+
+    const MOVE_INDEX_BOUND: usize = 64 * 64;
+
+    /// From and to squares.
+    fn move_index(&self, mv: Move) -> usize {
+        mv.from().index() * 64 + mv.to().index()
+    }
+
     /// Every position is in the table: [`Tablebase::global`], built (or read
     /// from its cache file) on the first probe.
     fn probe(&self) -> Option<Proven> {

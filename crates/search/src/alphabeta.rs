@@ -1,11 +1,16 @@
-//! Alpha-beta: negamax with iterative deepening, a transposition table and
-//! move ordering, over any game with an [`Evaluate`] implementation.
+//! Alpha-beta: negamax with iterative deepening, aspiration windows,
+//! principal variation search, a transposition table shared by Lazy-SMP
+//! threads, move ordering (table move, tactical moves, killers, history),
+//! late-move reductions and quiescence search, over any game with an
+//! [`Evaluate`] implementation.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
 
 use board_core::{Evaluate, Game, Outcome};
 
 use crate::limits::{Clock, Info, Limits, Score};
+use crate::table::{Bound, Entry, Table};
 
 /// Values at or beyond this are proven wins (minus the plies to reach them).
 const WIN: i32 = 1_000_000;
@@ -13,23 +18,66 @@ const WIN_BOUND: i32 = WIN - 10_000;
 const INFINITY: i32 = WIN + 1;
 /// The deepest iteration when no depth limit is given.
 pub const MAX_DEPTH: u32 = 100;
+/// How many plies the engine's quiescence search may go past the horizon:
+/// each more ply multiplies City's capture trees (dozens of captures at
+/// once on its lines) several times; at 4, `bench 5` in City searches about
+/// as many nodes as it did without quiescence, at 6 eight times as many.
+pub const QUIESCENCE_PLIES: u32 = 4;
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Bound {
-    Exact,
-    Lower,
-    Upper,
+/// The first depth searched with an aspiration window around the last value.
+const ASPIRATION_DEPTH: u32 = 4;
+/// The aspiration window's first half width; it grows fourfold on each miss.
+const ASPIRATION_WINDOW: i32 = 30;
+/// Moves tried before late-move reductions start, and the least depth.
+const LMR_MOVES: usize = 3;
+const LMR_DEPTH: u32 = 3;
+/// Threads look at the clock, and helpers add to the node count, once per
+/// this many nodes.
+const NODE_BATCH: u64 = 1024;
+/// History values stay within ±this.
+const HISTORY_MAX: i32 = 1 << 14;
+
+/// Ordering keys: the table move, then tactical moves (by the game's
+/// priority), then the two killers, then quiet moves by history and priority.
+const TABLE_KEY: i32 = i32::MAX;
+const TACTICAL_KEY: i32 = 1 << 30;
+const KILLER_KEY: i32 = 1 << 29;
+/// Marks a move already tried.
+const DONE_KEY: i32 = i32::MIN;
+
+/// The value-changing parts of the search. Everything else it does (the
+/// table, move ordering, principal variation search, aspiration windows)
+/// changes only its speed, never the value of a one-thread search to a fixed
+/// depth: with both parts off that value is plain minimax's (the tests check
+/// it), and with only quiescence on it is the minimax of the same tree
+/// extended by the quiescence rule. More threads change values: helper
+/// threads leave deeper results in the shared table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pruning {
+    /// Quiescence search: at the horizon, go on searching tactical moves
+    /// ([`Evaluate::is_tactical`]) for up to this many plies, after which the
+    /// evaluation counts (0: no quiescence). The side to move may stand on
+    /// the evaluation instead of playing one, unless every legal move is
+    /// tactical (a compulsory capture): then it must play one of them.
+    pub quiescence_plies: u32,
+    /// Search late quiet moves (not the table move, a tactical move or a
+    /// killer) one or two plies shallower first, and again at full depth if
+    /// they turn out better than the best so far.
+    pub late_move_reductions: bool,
 }
 
-#[derive(Clone, Copy)]
-struct Entry<M> {
-    key: u64,
-    /// The game the entry was stored in: entries of earlier games are ignored.
-    game: u8,
-    best: Option<M>,
-    value: i32,
-    depth: u8,
-    bound: Bound,
+impl Pruning {
+    /// Both on: what the engine plays with.
+    pub const ALL: Pruning =
+        Pruning { quiescence_plies: QUIESCENCE_PLIES, late_move_reductions: true };
+    /// Both off: fixed-depth minimax values.
+    pub const NONE: Pruning = Pruning { quiescence_plies: 0, late_move_reductions: false };
+}
+
+impl Default for Pruning {
+    fn default() -> Self {
+        Pruning::ALL
+    }
 }
 
 /// An alpha-beta searcher; keeps its transposition table between searches.
@@ -44,52 +92,48 @@ struct Entry<M> {
 /// }
 /// ```
 pub struct AlphaBeta<G: Game> {
-    table: Vec<Option<Entry<G::Move>>>,
-    /// Moves and their ordering keys, one buffer per ply: no allocation per node.
-    moves: Vec<Vec<G::Move>>,
-    keys: Vec<Vec<i32>>,
-    /// Two quiet moves per ply that refuted a sibling line ("killers").
-    killers: Vec<[Option<G::Move>; 2]>,
-    nodes: u64,
-    seldepth: u32,
-    /// Counts games, so that forgetting them costs nothing.
-    game: u8,
+    table: Table,
+    threads: usize,
+    pruning: Pruning,
+    game: std::marker::PhantomData<fn() -> G>,
 }
 
 impl<G: Evaluate> AlphaBeta<G> {
-    /// A searcher with a transposition table of about `hash_mb` megabytes
-    /// (at least one entry).
+    /// A one-thread searcher with every pruning and a transposition table of
+    /// about `hash_mb` megabytes (at least one entry).
     pub fn new(hash_mb: usize) -> Self {
-        let entry = std::mem::size_of::<Option<Entry<G::Move>>>();
-        let len = (hash_mb.saturating_mul(1 << 20) / entry).max(1);
         AlphaBeta {
-            table: vec![None; len],
-            moves: Vec::new(),
-            keys: Vec::new(),
-            killers: Vec::new(),
-            nodes: 0,
-            seldepth: 0,
-            game: 0,
+            table: Table::new(hash_mb),
+            threads: 1,
+            pruning: Pruning::ALL,
+            game: std::marker::PhantomData,
         }
+    }
+
+    /// The same searcher with other prunings.
+    #[must_use]
+    pub fn with_pruning(mut self, pruning: Pruning) -> Self {
+        self.pruning = pruning;
+        self
+    }
+
+    /// Searches with `threads` threads (at least one) from now on: Lazy SMP,
+    /// helpers sharing the table and searching at other depths in other
+    /// orders; the calling thread's result counts.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
     }
 
     /// Forgets everything learnt (a new game), so that a game's searches do
-    /// not depend on the games before it. Costs nothing but every 256th time.
+    /// not depend on the games before it. Costs nothing but every 255th time.
     pub fn clear(&mut self) {
-        self.game = self.game.wrapping_add(1);
-        if self.game == 0 {
-            self.table.fill(None);
-        }
-    }
-
-    /// The table's entry for `key`, if it is from this game.
-    fn probe(&self, key: u64) -> Option<Entry<G::Move>> {
-        self.table[self.slot(key)].filter(|e| e.key == key && e.game == self.game)
+        self.table.clear();
     }
 
     /// Searches `pos` by iterative deepening within `limits` or until `stop`
     /// is raised; calls `on_info` after each completed depth. Returns the best
-    /// move (`None` only when the game is over) and the final info.
+    /// move (`None` only when the game is over) and the final info; its node
+    /// count includes the helper threads'.
     pub fn search(
         &mut self,
         pos: &G,
@@ -97,143 +141,344 @@ impl<G: Evaluate> AlphaBeta<G> {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> (Option<G::Move>, Info<G::Move>) {
-        let mut clock = Clock::new(limits, stop, 1024);
-        self.nodes = 0;
-        self.seldepth = 0;
-        // Killers are by ply from this root: those of the last search are stale.
-        self.killers.fill([None; 2]);
+        let helper_nodes = AtomicU64::new(0);
+        let clock = Clock::new(limits, stop, NODE_BATCH);
+        let mut main = Thread::new(&self.table, self.pruning, clock, None);
         let mut root_moves = pos.legal_moves();
         let mut info = Info {
             depth: 0,
             seldepth: 0,
             score: terminal_score(pos, 0).map_or(Score::Cp(0), to_score),
             nodes: 0,
-            time: clock.elapsed(),
+            time: main.clock.elapsed(),
             pv: Vec::new(),
         };
-        let Some(&first) = root_moves.first() else {
+        if root_moves.is_empty() {
             return (None, info);
-        };
-        let mut best = first;
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        for depth in 1..=max_depth {
-            let (value, iteration_best, complete) =
-                self.root(pos, &mut root_moves, depth, &mut clock);
-            if complete || iteration_best != best {
-                // An aborted iteration still improves on the last one if it
-                // proved its first (previous best) move worse than another.
-                best = iteration_best;
-            }
-            if !complete {
-                break;
-            }
-            info = Info {
-                depth,
-                seldepth: self.seldepth,
-                score: to_score(value),
-                nodes: self.nodes,
-                time: clock.elapsed(),
-                pv: self.principal_variation(pos, best, depth),
-            };
-            on_info(&info);
-            let proven = value.abs() >= WIN_BOUND
-                && u32::try_from(WIN - value.abs()).is_ok_and(|plies| plies <= depth);
-            let half_time_gone = limits.time.is_some_and(|t| clock.elapsed() * 2 >= t);
-            if proven || half_time_gone {
-                break;
-            }
         }
-        info.nodes = self.nodes;
-        info.time = clock.elapsed();
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let helpers_stop = AtomicBool::new(false);
+        let best = std::thread::scope(|scope| {
+            for id in 1..self.threads {
+                let (table, pruning) = (&self.table, self.pruning);
+                let (helpers_stop, helper_nodes) = (&helpers_stop, &helper_nodes);
+                let mut moves = root_moves.clone();
+                moves.rotate_left(id % root_moves.len());
+                scope.spawn(move || {
+                    let clock = Clock::new(Limits::default(), helpers_stop, NODE_BATCH);
+                    let mut helper = Thread::new(table, pruning, clock, Some(helper_nodes));
+                    // Odd helpers run a ply ahead of the main thread.
+                    let first = 1 + u32::try_from(id % 2).unwrap_or(0);
+                    helper.deepen(pos, &mut moves, first..=MAX_DEPTH, |_, _, _, _| true);
+                    helper_nodes.fetch_add(helper.nodes % NODE_BATCH, Ordering::Relaxed);
+                });
+            }
+            let best =
+                main.deepen(pos, &mut root_moves, 1..=max_depth, |main, depth, value, best| {
+                    info = Info {
+                        depth,
+                        seldepth: main.seldepth,
+                        score: to_score(value),
+                        nodes: main.nodes + helper_nodes.load(Ordering::Relaxed),
+                        time: main.clock.elapsed(),
+                        pv: main.principal_variation(pos, best, depth),
+                    };
+                    on_info(&info);
+                    let proven = value.abs() >= WIN_BOUND
+                        && u32::try_from(WIN - value.abs()).is_ok_and(|plies| plies <= depth);
+                    !proven && !half_gone(limits.time, main.clock.elapsed())
+                });
+            helpers_stop.store(true, Ordering::Relaxed);
+            best
+        });
+        info.nodes = main.nodes + helper_nodes.load(Ordering::Relaxed);
+        info.time = main.clock.elapsed();
         if info.pv.first() != Some(&best) {
             info.pv = vec![best];
         }
         (Some(best), info)
     }
+}
 
-    /// One iteration at the root; the best move goes to the front of
-    /// `root_moves` for the next iteration. Returns (value, best, complete).
+/// Whether half the time is gone: a next iteration would not finish.
+fn half_gone(time: Option<Duration>, elapsed: Duration) -> bool {
+    time.is_some_and(|t| elapsed * 2 >= t)
+}
+
+/// One ply's buffers: no allocation per node.
+struct Ply<M> {
+    moves: Vec<M>,
+    keys: Vec<i32>,
+    /// Indices of the quiet moves tried at this node, for the history.
+    quiets: Vec<usize>,
+    /// Two quiet moves that refuted a sibling line.
+    killers: [Option<M>; 2],
+}
+
+impl<M> Default for Ply<M> {
+    fn default() -> Self {
+        Ply { moves: Vec::new(), keys: Vec::new(), quiets: Vec::new(), killers: [None, None] }
+    }
+}
+
+/// What one thread of a search owns.
+struct Thread<'a, G: Game> {
+    table: &'a Table,
+    pruning: Pruning,
+    clock: Clock<'a>,
+    plies: Vec<Ply<G::Move>>,
+    /// By side to move and [`Evaluate::move_index`]: how good quiet moves were.
+    history: Vec<i32>,
+    nodes: u64,
+    /// A helper's running count for the main thread's reports.
+    tally: Option<&'a AtomicU64>,
+    seldepth: u32,
+}
+
+impl<'a, G: Evaluate> Thread<'a, G> {
+    fn new(
+        table: &'a Table,
+        pruning: Pruning,
+        clock: Clock<'a>,
+        tally: Option<&'a AtomicU64>,
+    ) -> Self {
+        Thread {
+            table,
+            pruning,
+            clock,
+            plies: Vec::new(),
+            history: vec![0; 2 * G::MOVE_INDEX_BOUND],
+            nodes: 0,
+            tally,
+            seldepth: 0,
+        }
+    }
+
+    /// Counts a node at `ply`; says whether the search must stop.
+    fn enter(&mut self, ply: u32) -> bool {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(tally) = self.tally
+            && self.nodes.is_multiple_of(NODE_BATCH)
+        {
+            tally.fetch_add(NODE_BATCH, Ordering::Relaxed);
+        }
+        self.clock.must_stop(self.nodes)
+    }
+
+    /// Iterative deepening over `depths`; after each completed depth calls
+    /// `done(self, depth, value, best)`, which says whether to go on. Returns
+    /// the best move.
+    fn deepen(
+        &mut self,
+        pos: &G,
+        root_moves: &mut [G::Move],
+        depths: std::ops::RangeInclusive<u32>,
+        mut done: impl FnMut(&mut Self, u32, i32, G::Move) -> bool,
+    ) -> G::Move {
+        let mut best = root_moves[0];
+        let mut last = None;
+        for depth in depths {
+            let (value, iteration_best, complete) = self.aspiration(pos, root_moves, depth, last);
+            if complete || iteration_best != best {
+                // An aborted iteration still improves on the last one if it
+                // proved its first (previous best) move worse than another.
+                best = iteration_best;
+            }
+            if !complete || !done(self, depth, value, best) {
+                break;
+            }
+            last = Some(value);
+        }
+        best
+    }
+
+    /// One iteration at the root, with a window around the `last` value
+    /// that widens until the value falls inside. Returns (value, best, complete).
+    fn aspiration(
+        &mut self,
+        pos: &G,
+        root_moves: &mut [G::Move],
+        depth: u32,
+        last: Option<i32>,
+    ) -> (i32, G::Move, bool) {
+        let Some(guess) = last.filter(|v| depth >= ASPIRATION_DEPTH && v.abs() < WIN_BOUND) else {
+            return self.root(pos, root_moves, depth, -INFINITY, INFINITY);
+        };
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = (guess - delta, guess + delta);
+        loop {
+            let (value, best, complete) = self.root(pos, root_moves, depth, alpha, beta);
+            if !complete || (alpha < value && value < beta) {
+                return (value, best, complete);
+            }
+            delta = delta.saturating_mul(4);
+            if value <= alpha {
+                alpha = value.saturating_sub(delta).max(-INFINITY);
+            } else {
+                beta = value.saturating_add(delta).min(INFINITY);
+            }
+        }
+    }
+
+    /// One search of the root within (alpha, beta). When the best move beats
+    /// alpha it goes to the front of `root_moves` for the next search.
+    /// Returns (value, best, complete).
     fn root(
         &mut self,
         pos: &G,
         root_moves: &mut [G::Move],
         depth: u32,
-        clock: &mut Clock<'_>,
-    ) -> (i32, G::Move, bool) {
-        let mut alpha = -INFINITY;
-        let mut best = 0;
-        for i in 0..root_moves.len() {
-            let mut child = pos.clone();
-            child.play_unchecked(root_moves[i]);
-            let value = -self.negamax(&child, depth - 1, 1, -INFINITY, -alpha, clock);
-            if clock.stopped() {
-                return (alpha, root_moves[best], false);
-            }
-            if value > alpha {
-                alpha = value;
-                best = i;
-            }
-        }
-        root_moves[..=best].rotate_right(1);
-        self.store(pos.zobrist(), Some(root_moves[0]), alpha, depth, Bound::Exact, 0);
-        (alpha, root_moves[0], true)
-    }
-
-    fn negamax(
-        &mut self,
-        pos: &G,
-        depth: u32,
-        ply: u32,
         mut alpha: i32,
         beta: i32,
-        clock: &mut Clock<'_>,
+    ) -> (i32, G::Move, bool) {
+        let original_alpha = alpha;
+        let mut best_value = -INFINITY;
+        let mut best = 0;
+        for (i, &mv) in root_moves.iter().enumerate() {
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            let value = self.principal(&child, depth - 1, 1, alpha, beta, i == 0, 0);
+            if self.clock.stopped() {
+                return (best_value, root_moves[best], false);
+            }
+            if value > best_value {
+                best_value = value;
+                best = i;
+            }
+            alpha = alpha.max(value);
+            if alpha >= beta {
+                break;
+            }
+        }
+        if best_value > original_alpha {
+            root_moves[..=best].rotate_right(1);
+        }
+        (best_value, root_moves[0], true)
+    }
+
+    /// The value of `child` (a move played from a node at `ply - 1`) for the
+    /// parent, by principal variation search: the first move with the full
+    /// window, others with a null window (reduced by `reduction` plies
+    /// first), searched again only when they beat alpha.
+    #[allow(clippy::too_many_arguments)]
+    fn principal(
+        &mut self,
+        child: &G,
+        depth: u32,
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+        first: bool,
+        reduction: u32,
     ) -> i32 {
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        if clock.must_stop(self.nodes) {
+        if first {
+            return -self.negamax(child, depth, ply, -beta, -alpha);
+        }
+        let mut value = -self.negamax(child, depth - reduction, ply, -alpha - 1, -alpha);
+        if reduction > 0 && value > alpha && !self.clock.stopped() {
+            value = -self.negamax(child, depth, ply, -alpha - 1, -alpha);
+        }
+        if value > alpha && value < beta && !self.clock.stopped() {
+            value = -self.negamax(child, depth, ply, -beta, -alpha);
+        }
+        value
+    }
+
+    /// This ply's buffers, made on first use.
+    fn reach(&mut self, ply: u32) -> usize {
+        let level = ply as usize;
+        if self.plies.len() <= level {
+            self.plies.resize_with(level + 1, Ply::default);
+        }
+        level
+    }
+
+    fn negamax(&mut self, pos: &G, depth: u32, ply: u32, alpha: i32, beta: i32) -> i32 {
+        if depth == 0 {
+            return self.quiesce(pos, ply, alpha, beta, 0);
+        }
+        if self.enter(ply) {
             return 0;
         }
-        let level = ply as usize;
-        if self.moves.len() <= level {
-            self.moves.resize_with(level + 1, Vec::new);
-            self.keys.resize_with(level + 1, Vec::new);
-            self.killers.resize(level + 1, [None; 2]);
-        }
-        let mut moves = std::mem::take(&mut self.moves[level]);
+        let level = self.reach(ply);
+        let mut moves = std::mem::take(&mut self.plies[level].moves);
         moves.clear();
         pos.generate_moves(&mut moves);
         let value = if moves.is_empty() {
             terminal_score(pos, ply).unwrap_or(0)
-        } else if depth == 0 {
-            pos.evaluate().clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
         } else {
-            self.search_moves(pos, &mut moves, depth, ply, &mut alpha, beta, clock)
+            self.search_moves(pos, &moves, depth, ply, alpha, beta)
         };
-        self.moves[level] = moves;
+        self.plies[level].moves = moves;
         value
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// Past the horizon: the evaluation, or better a tactical move. When
+    /// every move is tactical (a compulsory capture) the side to move cannot
+    /// stand on the evaluation and all are searched.
+    fn quiesce(&mut self, pos: &G, ply: u32, mut alpha: i32, beta: i32, qply: u32) -> i32 {
+        if self.enter(ply) {
+            return 0;
+        }
+        let level = self.reach(ply);
+        let mut moves = std::mem::take(&mut self.plies[level].moves);
+        moves.clear();
+        pos.generate_moves(&mut moves);
+        let value = if moves.is_empty() {
+            terminal_score(pos, ply).unwrap_or(0)
+        } else if qply >= self.pruning.quiescence_plies {
+            evaluate(pos)
+        } else {
+            let mut keys = std::mem::take(&mut self.plies[level].keys);
+            keys.clear();
+            keys.extend(moves.iter().map(|&mv| {
+                if pos.is_tactical(mv) { pos.move_priority(mv).max(DONE_KEY + 1) } else { DONE_KEY }
+            }));
+            let forced = keys.iter().all(|&k| k != DONE_KEY);
+            let mut best = -INFINITY;
+            if !forced {
+                best = evaluate(pos);
+                alpha = alpha.max(best);
+            }
+            while alpha < beta {
+                let Some((pick, _)) = next_move(&mut keys) else { break };
+                let mut child = pos.clone();
+                child.play_unchecked(moves[pick]);
+                let value = -self.quiesce(&child, ply + 1, -beta, -alpha, qply + 1);
+                if self.clock.stopped() {
+                    best = 0;
+                    break;
+                }
+                best = best.max(value);
+                alpha = alpha.max(value);
+            }
+            self.plies[level].keys = keys;
+            best
+        };
+        self.plies[level].moves = moves;
+        value
+    }
+
     fn search_moves(
         &mut self,
         pos: &G,
-        moves: &mut [G::Move],
+        moves: &[G::Move],
         depth: u32,
         ply: u32,
-        alpha: &mut i32,
+        mut alpha: i32,
         beta: i32,
-        clock: &mut Clock<'_>,
     ) -> i32 {
         let key = pos.zobrist();
-        let mut hash_move = None;
-        if let Some(entry) = self.probe(key) {
-            hash_move = entry.best;
+        let mut table_move = None;
+        if let Some(entry) = self.table.probe(key) {
+            table_move = entry.best.map(usize::from).filter(|&i| i < moves.len());
             if u32::from(entry.depth) >= depth {
                 let value = from_table(entry.value, ply);
                 let cutoff = match entry.bound {
                     Bound::Exact => true,
                     Bound::Lower => value >= beta,
-                    Bound::Upper => value <= *alpha,
+                    Bound::Upper => value <= alpha,
                 };
                 if cutoff {
                     return value;
@@ -242,74 +487,74 @@ impl<G: Evaluate> AlphaBeta<G> {
         }
 
         let level = ply as usize;
-        let mut keys = std::mem::take(&mut self.keys[level]);
+        let killers = self.plies[level].killers;
+        let side = pos.side_to_move().index() * G::MOVE_INDEX_BOUND;
+        let mut keys = std::mem::take(&mut self.plies[level].keys);
+        let mut quiets = std::mem::take(&mut self.plies[level].quiets);
         keys.clear();
-        // Order: the table's move, moves the game ranks above 0 (captures...),
-        // the killers, then the rest by the game's ranking.
-        let killers = self.killers[level];
-        keys.extend(moves.iter().map(|&mv| {
-            let priority = pos.move_priority(mv);
-            if Some(mv) == hash_move {
-                i32::MAX
-            } else if priority > 0 {
-                priority
+        quiets.clear();
+        keys.extend(moves.iter().enumerate().map(|(i, &mv)| {
+            if Some(i) == table_move {
+                TABLE_KEY
+            } else if pos.is_tactical(mv) {
+                TACTICAL_KEY.saturating_add(pos.move_priority(mv).max(0))
             } else if Some(mv) == killers[0] {
-                0
+                KILLER_KEY + 1
             } else if Some(mv) == killers[1] {
-                -1
+                KILLER_KEY
             } else {
-                priority.saturating_sub(2)
+                let history = self.history.get(side + pos.move_index(mv)).copied().unwrap_or(0);
+                history.saturating_add(pos.move_priority(mv)).clamp(-KILLER_KEY + 1, KILLER_KEY - 1)
             }
         }));
 
-        let original_alpha = *alpha;
+        let original_alpha = alpha;
         let mut best_value = -INFINITY;
-        let mut best_move = None;
-        let mut done = 0;
-        while done < moves.len() {
-            // Selection sort step: the best remaining move comes next.
-            let (pick, _) = keys
-                .iter()
-                .enumerate()
-                .skip(done)
-                .max_by_key(|&(i, &k)| (k, std::cmp::Reverse(i)))
-                .unwrap_or((done, &0));
-            keys.swap(done, pick);
-            moves.swap(done, pick);
-            let mv = moves[done];
-            done += 1;
+        let mut best = None;
+        let mut tried = 0;
+        while let Some((pick, key)) = next_move(&mut keys) {
+            // Neither the table move, nor tactical, nor a killer.
+            let quiet = key < KILLER_KEY;
+            let mv = moves[pick];
+            tried += 1;
+            let reduction = if self.pruning.late_move_reductions
+                && quiet
+                && depth >= LMR_DEPTH
+                && tried > LMR_MOVES
+            {
+                if depth >= 6 && tried > 3 * LMR_MOVES { 2 } else { 1 }
+            } else {
+                0
+            };
             let mut child = pos.clone();
             child.play_unchecked(mv);
-            // Principal variation search: the first move with the full
-            // window, the others with a null window, searched again only if
-            // they turn out better than the best so far.
-            let mut value = if done == 1 {
-                -self.negamax(&child, depth - 1, ply + 1, -beta, -*alpha, clock)
-            } else {
-                -self.negamax(&child, depth - 1, ply + 1, -*alpha - 1, -*alpha, clock)
-            };
-            if done > 1 && value > *alpha && value < beta && !clock.stopped() {
-                value = -self.negamax(&child, depth - 1, ply + 1, -beta, -*alpha, clock);
-            }
-            if clock.stopped() {
-                self.keys[level] = keys;
+            let value =
+                self.principal(&child, depth - 1, ply + 1, alpha, beta, tried == 1, reduction);
+            if self.clock.stopped() {
+                self.plies[level].keys = keys;
+                self.plies[level].quiets = quiets;
                 return 0;
             }
             if value > best_value {
                 best_value = value;
-                best_move = Some(mv);
+                best = Some(pick);
             }
-            if value > *alpha {
-                *alpha = value;
-            }
-            if *alpha >= beta {
-                if Some(mv) != hash_move && pos.move_priority(mv) <= 0 && killers[0] != Some(mv) {
-                    self.killers[level] = [Some(mv), killers[0]];
+            alpha = alpha.max(value);
+            if alpha >= beta {
+                if !pos.is_tactical(mv) {
+                    self.reward(pos, moves, &quiets, mv, depth);
+                    if killers[0] != Some(mv) {
+                        self.plies[level].killers = [Some(mv), killers[0]];
+                    }
                 }
                 break;
             }
+            if quiet {
+                quiets.push(pick);
+            }
         }
-        self.keys[level] = keys;
+        self.plies[level].keys = keys;
+        self.plies[level].quiets = quiets;
         let bound = if best_value <= original_alpha {
             Bound::Upper
         } else if best_value >= beta {
@@ -317,61 +562,66 @@ impl<G: Evaluate> AlphaBeta<G> {
         } else {
             Bound::Exact
         };
-        self.store(key, best_move, best_value, depth, bound, ply);
+        let entry = Entry {
+            best: best.and_then(|i| u16::try_from(i).ok()),
+            value: to_table(best_value, ply),
+            depth: u8::try_from(depth).unwrap_or(u8::MAX),
+            bound,
+        };
+        self.table.store(key, entry);
         best_value
     }
 
-    fn slot(&self, key: u64) -> usize {
-        ((u128::from(key) * self.table.len() as u128) >> 64) as usize
-    }
-
-    fn store(
-        &mut self,
-        key: u64,
-        best: Option<G::Move>,
-        value: i32,
-        depth: u32,
-        bound: Bound,
-        ply: u32,
-    ) {
-        let slot = self.slot(key);
-        let replace = self.table[slot].is_none_or(|e| {
-            e.key != key
-                || e.game != self.game
-                || u32::from(e.depth) <= depth
-                || bound == Bound::Exact
-        });
-        if replace {
-            let depth = u8::try_from(depth).unwrap_or(u8::MAX);
-            self.table[slot] = Some(Entry {
-                key,
-                game: self.game,
-                best,
-                value: to_table(value, ply),
-                depth,
-                bound,
-            });
+    /// History: the quiet move `cut` refuted the line; the quiet moves tried
+    /// before it (`quiets`, indices into `moves`) did not.
+    fn reward(&mut self, pos: &G, moves: &[G::Move], quiets: &[usize], cut: G::Move, depth: u32) {
+        let side = pos.side_to_move().index() * G::MOVE_INDEX_BOUND;
+        let bonus = i32::try_from(depth * depth).unwrap_or(HISTORY_MAX).min(HISTORY_MAX);
+        let changes = quiets.iter().map(|&i| (moves[i], -bonus)).chain([(cut, bonus)]);
+        for (mv, change) in changes {
+            if let Some(h) = self.history.get_mut(side + pos.move_index(mv)) {
+                // Gravity: the nearer the bound, the smaller the step.
+                *h += change - *h * change.abs() / HISTORY_MAX;
+            }
         }
     }
 
-    /// The best move, then the table's best moves as far as they stay legal.
+    /// The best move, then the table's best moves as far as they go.
     fn principal_variation(&self, pos: &G, best: G::Move, depth: u32) -> Vec<G::Move> {
         let mut pv = vec![best];
         let mut pos = pos.clone();
         pos.play_unchecked(best);
+        let mut moves = Vec::new();
         while pv.len() < depth as usize {
-            let key = pos.zobrist();
-            let Some(mv) = self.probe(key).and_then(|e| e.best) else {
+            let Some(index) = self.table.probe(pos.zobrist()).and_then(|e| e.best) else {
                 break;
             };
-            if !pos.is_legal(mv) {
+            moves.clear();
+            pos.generate_moves(&mut moves);
+            let Some(&mv) = moves.get(usize::from(index)) else {
                 break;
-            }
+            };
             pos.play_unchecked(mv);
             pv.push(mv);
         }
         pv
     }
+}
+
+/// The index and key of the untried move with the highest key (the first
+/// of equals), marked tried.
+fn next_move(keys: &mut [i32]) -> Option<(usize, i32)> {
+    let (pick, &key) = keys.iter().enumerate().max_by_key(|&(i, &k)| (k, std::cmp::Reverse(i)))?;
+    if key == DONE_KEY {
+        return None;
+    }
+    keys[pick] = DONE_KEY;
+    Some((pick, key))
+}
+
+/// The static evaluation, kept below proven values.
+fn evaluate<G: Evaluate>(pos: &G) -> i32 {
+    pos.evaluate().clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
 }
 
 /// The value of a finished position for the side to move, found `ply` plies
@@ -396,7 +646,7 @@ fn to_score(value: i32) -> Score {
     }
 }
 
-/// Proven values are stored relative to the node, not the root.
+/// Proven values are stored as plies from the node, not from the root.
 fn to_table(value: i32, ply: u32) -> i32 {
     let ply = i32::try_from(ply).unwrap_or(0);
     if value >= WIN_BOUND {
@@ -416,5 +666,29 @@ fn from_table(value: i32, ply: u32) -> i32 {
         value + ply
     } else {
         value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proven_values_are_stored_relative_to_the_node() {
+        // A win found 9 plies from the root at a node 4 plies deep is a win in
+        // 5 from that node; read back at ply 2 it is a win in 7.
+        let at_root = WIN - 9;
+        let stored = to_table(at_root, 4);
+        assert_eq!(stored, WIN - 5);
+        assert_eq!(from_table(stored, 2), WIN - 7);
+        assert_eq!(from_table(to_table(-at_root, 4), 2), -(WIN - 7));
+        assert_eq!(from_table(to_table(1234, 4), 2), 1234);
+    }
+
+    #[test]
+    fn moves_come_by_key_then_in_order_and_once() {
+        let mut keys = vec![5, 9, 5, DONE_KEY, -3];
+        let picked: Vec<usize> = std::iter::from_fn(|| next_move(&mut keys).map(|p| p.0)).collect();
+        assert_eq!(picked, vec![1, 0, 2, 4]);
     }
 }

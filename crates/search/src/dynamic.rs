@@ -84,11 +84,24 @@ pub struct Think {
     pub seed: u64,
     /// Transposition table size for alpha-beta, in megabytes.
     pub hash_mb: usize,
+    /// Threads for alpha-beta (Lazy SMP); 0 counts as 1.
+    pub threads: usize,
+    /// Whether a position the game's table knows ([`Evaluate::probe`]) is
+    /// played from the table instead of searched (off for `bench`, which
+    /// measures the search).
+    pub use_table: bool,
 }
 
 impl Default for Think {
     fn default() -> Self {
-        Think { engine: EngineKind::AlphaBeta, limits: Limits::default(), seed: 0, hash_mb: 16 }
+        Think {
+            engine: EngineKind::AlphaBeta,
+            limits: Limits::default(),
+            seed: 0,
+            hash_mb: 16,
+            threads: 1,
+            use_table: true,
+        }
     }
 }
 
@@ -185,12 +198,17 @@ impl<G: Evaluate + Describe> SearchGame for G {
         let mut forward = |info: &Info<G::Move>| on_info(&info.map_moves(ToString::to_string));
         let from_table = match think.engine {
             EngineKind::Random => None,
-            EngineKind::AlphaBeta | EngineKind::Mcts => play_from_table(self, &mut forward),
+            EngineKind::AlphaBeta | EngineKind::Mcts if think.use_table => {
+                play_from_table(self, &mut forward)
+            }
+            EngineKind::AlphaBeta | EngineKind::Mcts => None,
         };
         let (best, info) = match (from_table, think.engine) {
             (Some((best, info)), _) => (Some(best), info),
             (None, EngineKind::AlphaBeta) => {
-                memory.alphabeta::<G>(think.hash_mb).search(self, think.limits, stop, &mut forward)
+                let searcher = memory.alphabeta::<G>(think.hash_mb);
+                searcher.set_threads(think.threads);
+                searcher.search(self, think.limits, stop, &mut forward)
             }
             (None, EngineKind::Mcts) => {
                 Mcts::new(think.seed).search_with_evaluation(self, think.limits, stop, &mut forward)

@@ -2,21 +2,24 @@
 //! (UCT with random playouts; with [`Mcts::search_with_evaluation`], playouts
 //! cut off after [`EVALUATED_PLAYOUT_CAP`] plies and judged by the game's
 //! evaluation, which is what the engine uses) and alpha-beta (negamax,
-//! iterative deepening, transposition table, move ordering) using the game's
-//! [`board_core::Evaluate`].
+//! iterative deepening with aspiration windows, quiescence over the game's
+//! tactical moves, a lock-free transposition table shared by Lazy-SMP
+//! threads, history and killer move ordering, late-move reductions) using the
+//! game's [`board_core::Evaluate`].
 //!
-//! All are deterministic for a given seed and node or depth limit; all stop
-//! promptly when their stop flag is raised. [`SearchGame`] and [`GameEntry`]
-//! put them behind the dynamic layer for binaries that choose the game at run
-//! time.
+//! All are deterministic for a given seed and node or depth limit (alpha-beta
+//! with one thread); all stop promptly when their stop flag is raised.
+//! [`SearchGame`] and [`GameEntry`] put them behind the dynamic layer for
+//! binaries that choose the game at run time.
 
 mod alphabeta;
 mod dynamic;
 mod limits;
 mod mcts;
 mod random;
+mod table;
 
-pub use alphabeta::{AlphaBeta, MAX_DEPTH};
+pub use alphabeta::{AlphaBeta, MAX_DEPTH, Pruning, QUIESCENCE_PLIES};
 pub use dynamic::{EngineKind, GameEntry, Memory, SearchGame, Think, UnknownEngine, find_game};
 pub use limits::{Info, Limits, Score};
 pub use mcts::{EVALUATED_PLAYOUT_CAP, ITERATIONS_PER_DEPTH, Mcts};

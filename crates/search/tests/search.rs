@@ -208,3 +208,22 @@ fn prepare_fills_the_memory_before_the_first_search() {
     let (_, fresh) = p.think(&think, &mut Memory::default(), &AtomicBool::new(false), &mut |_| {});
     assert_eq!(first.nodes, fresh.nodes, "a prepared table is an empty table");
 }
+
+#[test]
+fn two_threads_prove_the_same_values() {
+    let mut searcher = AlphaBeta::new(1);
+    searcher.set_threads(2);
+    let stop = AtomicBool::new(false);
+    let (best, info) = searcher.search(&pos("x.xo...o. x"), Limits::depth(9), &stop, &mut |_| {});
+    assert_eq!((best, info.score), (Some(Cell(1)), Score::Win(1)));
+    let (_, info) = searcher.search(&pos("xx.xo.... o"), Limits::depth(9), &stop, &mut |_| {});
+    assert_eq!(info.score, Score::Loss(2));
+    searcher.clear();
+    let (_, info) =
+        searcher.search(&TicTacToe::default_start(), Limits::depth(9), &stop, &mut |_| {});
+    assert_eq!((info.score, info.depth), (Score::Cp(0), 9));
+    let think = Think { limits: Limits::depth(9), threads: 2, ..Think::default() };
+    let start: Box<dyn SearchGame> = Box::new(TicTacToe::default_start());
+    let (_, info) = start.think(&think, &mut Memory::default(), &stop, &mut |_| {});
+    assert_eq!(info.score, Score::Cp(0));
+}

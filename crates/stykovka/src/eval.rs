@@ -16,6 +16,10 @@ const CRASH_THREAT: i32 = 150;
 const CRASH_DANGER: i32 = 70;
 /// Bonus for moving.
 const TEMPO: i32 = 10;
+/// The priority of a move that crashes an enemy checker, which wins.
+const CRASHES: i32 = 10_000;
+/// The priority of a move that docks, which wins.
+const DOCKS: i32 = 9_000;
 
 /// The number of orthogonally connected groups of `bits`.
 fn groups(mut bits: u64) -> i32 {
@@ -98,14 +102,30 @@ impl Evaluate for Position {
         // End check 1 comes before check 2: crashing an enemy checker wins even
         // when the move also crashes an own one.
         if enclosed(after_enemy, after_own) != 0 {
-            return 10_000;
+            return CRASHES;
         }
         if docked(after_own) && enclosed(after_own, after_enemy) == 0 {
-            return 9_000;
+            return DOCKS;
         }
         let joined = (orthogonal_neighbours(to.bit()) & after_own).count_ones() as i32;
         let left = (orthogonal_neighbours(from.bit()) & own).count_ones() as i32;
         let displacement = if matches!(mv, Move::Dock { .. }) { 50 } else { 0 };
         displacement + 20 * (joined - left)
+    }
+
+    /// Moves that win at once: a crash of an enemy checker, or docking
+    /// (nothing is ever captured in this game).
+    fn is_tactical(&self, mv: Move) -> bool {
+        self.move_priority(mv) >= DOCKS
+    }
+
+    /// Slides and docks by their from and to squares; the pass last.
+    const MOVE_INDEX_BOUND: usize = 64 * 64 + 1;
+
+    fn move_index(&self, mv: Move) -> usize {
+        match (mv.from(), mv.to()) {
+            (Some(from), Some(to)) => usize::from(from.index()) * 64 + usize::from(to.index()),
+            _ => 64 * 64,
+        }
     }
 }

@@ -40,7 +40,13 @@ impl LimitArgs {
                 _ => Limits::depth(4),
             };
         }
-        Think { engine, limits, seed: self.seed.wrapping_add(ply), hash_mb: self.hash }
+        Think {
+            engine,
+            limits,
+            seed: self.seed.wrapping_add(ply),
+            hash_mb: self.hash,
+            ..Think::default()
+        }
     }
 }
 

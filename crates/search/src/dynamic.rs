@@ -6,7 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 
-use board_core::{ByPlayer, DynGame, Evaluate, PositionError, Rng, UnknownVariant};
+use board_core::{ByPlayer, DynGame, Evaluate, Game, PositionError, Rng, UnknownVariant};
 
 use crate::{AlphaBeta, Info, Limits, Mcts, random_move};
 
@@ -16,7 +16,7 @@ pub enum EngineKind {
     /// Alpha-beta with the game's evaluation.
     #[default]
     AlphaBeta,
-    /// UCT with random playouts, cut off and judged by the evaluation.
+    /// MCTS with random playouts, cut off and scored by the evaluation.
     Mcts,
     /// A uniformly random legal move.
     Random,
@@ -73,7 +73,7 @@ pub struct Think {
     pub limits: Limits,
     /// Seed for the random players.
     pub seed: u64,
-    /// Transposition table size for alpha-beta, in megabytes.
+    /// Memory for alpha-beta's transposition table or MCTS's tree, in megabytes.
     pub hash_mb: usize,
 }
 
@@ -86,10 +86,12 @@ impl Default for Think {
 /// What a player keeps from one search to the next: alpha-beta's
 /// transposition table, for whatever game it was searching. Starts empty; the
 /// first alpha-beta search fills it, later ones of the same game and table
-/// size reuse it, so a large table is allocated once, not per move.
+/// size reuse it, so a large table is allocated once, not per move. Likewise
+/// MCTS's tree, which the next search re-roots at its position.
 #[derive(Default)]
 pub struct Memory {
     table: Option<(usize, Box<dyn Table>)>,
+    tree: Option<Box<dyn Table>>,
 }
 
 /// Alpha-beta of some game, behind the dynamic layer.
@@ -111,12 +113,44 @@ impl<G: Evaluate> Table for AlphaBeta<G> {
     }
 }
 
+impl<G: Game> Table for Mcts<G> {
+    fn new_game(&mut self) {
+        self.clear();
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+    fn is_for(&self, game: std::any::TypeId) -> bool {
+        game == std::any::TypeId::of::<G>()
+    }
+}
+
 impl Memory {
     /// Forgets what was learnt (a new game), keeping the table's memory so
     /// the next game needs no new allocation.
     pub fn clear(&mut self) {
         if let Some((_, table)) = &mut self.table {
             table.new_game();
+        }
+        if let Some(tree) = &mut self.tree {
+            tree.new_game();
+        }
+    }
+
+    /// The MCTS searcher of game `G`, kept (with its tree bounded anew by
+    /// `hash_mb`) or new with `seed`. The alpha-beta table is dropped, so
+    /// `Hash` bounds the one structure in use.
+    fn mcts<G: Evaluate>(&mut self, seed: u64, hash_mb: usize) -> &mut Mcts<G> {
+        self.table = None;
+        if !self.tree.as_ref().is_some_and(|tree| tree.is_for(std::any::TypeId::of::<G>())) {
+            self.tree = Some(Box::new(Mcts::<G>::new(seed)));
+        }
+        match self.tree.as_mut().and_then(|tree| tree.as_any_mut().downcast_mut::<Mcts<G>>()) {
+            Some(searcher) => {
+                searcher.set_tree_mb(hash_mb);
+                searcher
+            }
+            None => unreachable!("the tree was just made for this game"),
         }
     }
 
@@ -177,9 +211,12 @@ impl<G: Evaluate> SearchGame for G {
             EngineKind::AlphaBeta => {
                 memory.alphabeta::<G>(think.hash_mb).search(self, think.limits, stop, &mut forward)
             }
-            EngineKind::Mcts => {
-                Mcts::new(think.seed).search_with_evaluation(self, think.limits, stop, &mut forward)
-            }
+            EngineKind::Mcts => memory.mcts::<G>(think.seed, think.hash_mb).search_with_evaluation(
+                self,
+                think.limits,
+                stop,
+                &mut forward,
+            ),
             EngineKind::Random => {
                 let best = random_move(self, &mut Rng::new(think.seed));
                 let info = Info {

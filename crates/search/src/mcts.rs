@@ -22,7 +22,7 @@ const PROGRESSIVE_BIAS: f64 = 1.0;
 /// about 0.62, three pieces 0.82. Reported scores map back the same way.
 pub const EVAL_SCALE: f64 = 200.0;
 /// The default playout cap of [`Mcts::search_with_evaluation`].
-pub const EVALUATED_PLAYOUT_CAP: u32 = 16;
+pub const EVALUATED_PLAYOUT_CAP: u32 = 4;
 /// Iterations per ply of a depth limit (MCTS has no depth of its own).
 pub const ITERATIONS_PER_DEPTH: u64 = 1000;
 /// The tree's memory when no other is given, in megabytes.
@@ -188,7 +188,13 @@ impl<G: Game> Mcts<G> {
         }
         let info = self.info(iterations, seldepth, &clock);
         on_info(&info);
-        (info.pv.first().copied(), info)
+        // A tree too small for the root's children still answers.
+        let best = info.pv.first().copied().or_else(|| {
+            self.moves.clear();
+            pos.generate_moves(&mut self.moves);
+            self.moves.first().copied()
+        });
+        (best, info)
     }
 
     /// Makes `pos` the root: the subtree of the old tree that reaches it
@@ -338,7 +344,7 @@ impl<G: Game> Mcts<G> {
     }
 
     /// The move to play from `node`: the fastest proven win, else the most
-    /// visited move not proven lost (a proven draw counts as its visits),
+    /// visited move not proven lost (a proven draw counts, visited or not),
     /// else the slowest loss.
     fn best_child(&self, node: usize) -> Option<usize> {
         let children = self.tree.children(node);
@@ -355,7 +361,11 @@ impl<G: Game> Mcts<G> {
         }
         let most_visited = children
             .clone()
-            .filter(|&c| !matches!(nodes[c].proof, Proof::Loss(_)) && nodes[c].visits > 0)
+            .filter(|&c| match nodes[c].proof {
+                Proof::Loss(_) => false,
+                Proof::Unknown => nodes[c].visits > 0,
+                _ => true,
+            })
             .max_by(|&a, &b| {
                 (nodes[a].visits, nodes[a].value())
                     .partial_cmp(&(nodes[b].visits, nodes[b].value()))

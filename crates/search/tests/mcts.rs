@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 
 use board_core::tictactoe::{Cell, TicTacToe, pos};
 use board_core::{Evaluate, Game, Player, Rng};
-use search::{EngineKind, Limits, Mcts, Memory, Score, SearchGame, Think, random_move};
+use search::{AlphaBeta, EngineKind, Limits, Mcts, Memory, Score, SearchGame, Think, random_move};
 
 fn mcts<G: Evaluate>(searcher: &mut Mcts<G>, p: &G, iterations: u64) -> (G::Move, Score, u64) {
     let (best, info) = searcher.search_with_evaluation(
@@ -43,6 +43,9 @@ fn a_proven_draw_is_found_and_the_drawing_move_kept() {
     assert_eq!(score, Score::Cp(0));
     assert!(nodes < 200_000, "the search stops once the draw is proven");
     assert!([1, 3, 5, 7].contains(&best.0), "{best}");
+    // The last move draws: proven when the root is expanded, never visited.
+    let (best, score, _) = mcts(&mut Mcts::new(3), &pos("xxooxx.oo x"), 100);
+    assert_eq!((best, score), (Cell(6), Score::Cp(0)));
 }
 
 #[test]
@@ -177,5 +180,34 @@ fn mcts_never_plays_a_move_that_loses_at_once_in_city() {
     for (p, losing) in traps {
         let (best, _, _) = mcts(&mut Mcts::new(9), &p, 300);
         assert!(!losing.contains(&best), "{p}: {best} loses at once");
+    }
+}
+
+/// Won Otrazhenie positions, two checkers against one, each a win in 5
+/// plies for the side to move (alpha-beta proves it): MCTS must prove the
+/// win and play a move that keeps it.
+#[test]
+fn mcts_keeps_won_otrazhenie_positions() {
+    let stop = AtomicBool::new(false);
+    let mut alphabeta = AlphaBeta::<otrazhenie::Position>::new(4);
+    for text in [
+        "4B3/8/8/8/8/5B2/2W5/8 b",
+        "8/B7/8/1W6/8/8/8/1B6 b",
+        "4W3/8/1B6/8/8/2W5/8/8 w",
+        "8/4W3/8/6BW/8/8/8/8 w",
+        "5B2/8/8/B7/8/1W6/8/8 b",
+    ] {
+        let p = otrazhenie::Position::from_text(text, "standard").expect("a position");
+        alphabeta.clear();
+        let (_, proof) = alphabeta.search(&p, Limits::depth(9), &stop, &mut |_| {});
+        assert_eq!(proof.score, Score::Win(5), "{text}");
+        let (best, score, _) = mcts(&mut Mcts::new(2), &p, 8000);
+        assert_eq!(score, Score::Win(5), "{text}: MCTS proves the win");
+        let mut after = p;
+        after.play(best).expect("legal");
+        alphabeta.clear();
+        let (_, reply) = alphabeta.search(&after, Limits::depth(9), &stop, &mut |_| {});
+        let kept = after.is_over() || matches!(reply.score, Score::Loss(_));
+        assert!(kept, "{text}: {best} throws the win (MCTS {score:?}, then {:?})", reply.score);
     }
 }

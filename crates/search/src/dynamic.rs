@@ -137,12 +137,15 @@ impl Memory {
         }
     }
 
-    /// The MCTS searcher of game `G`, kept (with its tree bounded anew by
-    /// `hash_mb`) or new with `seed`. The alpha-beta table is dropped, so
+    /// The MCTS searcher of game `G` and `seed`, kept (with its tree bounded
+    /// anew by `hash_mb`) or new. The alpha-beta table is dropped, so
     /// `Hash` bounds the one structure in use.
     fn mcts<G: Evaluate>(&mut self, seed: u64, hash_mb: usize) -> &mut Mcts<G> {
         self.table = None;
-        if !self.tree.as_ref().is_some_and(|tree| tree.is_for(std::any::TypeId::of::<G>())) {
+        let kept = |tree: &mut Box<dyn Table>| {
+            tree.as_any_mut().downcast_mut::<Mcts<G>>().is_some_and(|m| m.seed() == seed)
+        };
+        if !self.tree.as_mut().is_some_and(kept) {
             self.tree = Some(Box::new(Mcts::<G>::new(seed)));
         }
         match self.tree.as_mut().and_then(|tree| tree.as_any_mut().downcast_mut::<Mcts<G>>()) {

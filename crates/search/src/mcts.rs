@@ -112,6 +112,11 @@ impl<G: Game> Mcts<G> {
         self.tree.set_budget(Tree::<G::Move>::budget_of(megabytes));
     }
 
+    /// The seed it was made with.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
     /// The most nodes the tree may hold.
     pub fn node_budget(&self) -> usize {
         self.tree.budget()

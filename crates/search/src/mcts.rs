@@ -149,11 +149,7 @@ impl<G: Game> Mcts<G> {
     ) -> (Option<G::Move>, Info<G::Move>) {
         let knowledge = Knowledge {
             cap: self.playout_cap.unwrap_or(G::DEFAULT_MAX_PLIES),
-            judge: |pos: &G| match pos.adjudicate().winner {
-                None => 0.5,
-                Some(winner) if winner == pos.side_to_move() => 1.0,
-                Some(_) => 0.0,
-            },
+            judge: |pos: &G| result(pos.adjudicate().winner, pos.side_to_move()),
             priority: |_, _| 0,
         };
         self.run(pos, limits, stop, on_info, &knowledge)
@@ -233,17 +229,22 @@ impl<G: Game> Mcts<G> {
         self.path.clear();
         self.path.push(0);
         let mut node = 0;
+        // Down to a leaf; a leaf that fits is expanded and one child of it played.
         while !self.tree.nodes[node].proof.is_known() {
-            if !self.tree.nodes[node].is_expanded() {
-                if !self.expand(node, &state, knowledge) || self.tree.nodes[node].proof.is_known() {
-                    break;
-                }
-                node = self.select(node);
-                self.descend(node, &mut state);
+            let leaf = !self.tree.nodes[node].is_expanded();
+            if leaf
+                && (!self.expand(node, &state, knowledge) || self.tree.nodes[node].proof.is_known())
+            {
                 break;
             }
             node = self.select(node);
-            self.descend(node, &mut state);
+            if let Some(mv) = self.tree.nodes[node].mv {
+                state.play_unchecked(mv);
+            }
+            self.path.push(node);
+            if leaf {
+                break;
+            }
         }
         let leaf = &self.tree.nodes[node];
         let first_wins = if leaf.proof.is_known() {
@@ -264,13 +265,6 @@ impl<G: Game> Mcts<G> {
         self.path.len() as u32 - 1
     }
 
-    fn descend(&mut self, node: usize, state: &mut G) {
-        if let Some(mv) = self.tree.nodes[node].mv {
-            state.play_unchecked(mv);
-        }
-        self.path.push(node);
-    }
-
     /// Adds the children of `node` (at `state`) if they fit in the budget,
     /// proving those that end the game and the node if they decide it.
     fn expand(&mut self, node: usize, state: &G, knowledge: &Knowledge<G>) -> bool {
@@ -281,16 +275,16 @@ impl<G: Game> Mcts<G> {
         }
         self.priorities.clear();
         self.priorities.extend(self.moves.iter().map(|&mv| (knowledge.priority)(state, mv)));
-        let low = self.priorities.iter().copied().min().unwrap_or(0);
-        let high = self.priorities.iter().copied().max().unwrap_or(0);
-        let spread = f64::from(high - low).max(1.0);
+        let low = f64::from(self.priorities.iter().copied().min().unwrap_or(0));
+        let high = f64::from(self.priorities.iter().copied().max().unwrap_or(0));
+        let spread = (high - low).max(1.0);
         let mover = state.side_to_move();
         let first = self.tree.nodes.len();
         for (&mv, &priority) in self.moves.iter().zip(&self.priorities) {
             let mut next = state.clone();
             next.play_unchecked(mv);
             let proof = next.outcome().map_or(Proof::Unknown, |o| Proof::of_end(o.winner, mover));
-            let bias = (f64::from(priority - low) / spread) as f32;
+            let bias = ((f64::from(priority) - low) / spread) as f32;
             self.tree.nodes.push(Node::new(Some(mv), mover, proof, bias));
         }
         let parent = &mut self.tree.nodes[node];
@@ -337,15 +331,11 @@ impl<G: Game> Mcts<G> {
             let Some(&mv) = self.rng.choose(&self.moves) else { break };
             state.play_unchecked(mv);
         }
-        let to_move = match state.outcome() {
-            Some(outcome) => match outcome.winner {
-                None => 0.5,
-                Some(winner) if winner == state.side_to_move() => 1.0,
-                Some(_) => 0.0,
-            },
-            None => (knowledge.judge)(state),
-        };
-        if state.side_to_move() == Player::First { to_move } else { 1.0 - to_move }
+        match state.outcome() {
+            Some(outcome) => result(outcome.winner, Player::First),
+            None if state.side_to_move() == Player::First => (knowledge.judge)(state),
+            None => 1.0 - (knowledge.judge)(state),
+        }
     }
 
     /// The move to play from `node`: the fastest proven win, else the most
@@ -433,6 +423,15 @@ impl<G: Evaluate> Mcts<G> {
             priority: G::move_priority,
         };
         self.run(pos, limits, stop, on_info, &knowledge)
+    }
+}
+
+/// A finished game's reward for `player`: 1, ½ or 0.
+fn result(winner: Option<Player>, player: Player) -> f64 {
+    match winner {
+        None => 0.5,
+        Some(w) if w == player => 1.0,
+        Some(_) => 0.0,
     }
 }
 

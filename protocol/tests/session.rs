@@ -314,7 +314,8 @@ fn isready_and_stop_during_a_long_mcts_search() {
     let mut live = Live::start("race");
     live.send("setoption name Variant value long");
     live.send("setoption name Engine value mcts");
-    live.send("go");
+    // Infinite: a plain `go` may end early once MCTS-Solver proves the race.
+    live.send("go infinite");
     thread::sleep(Duration::from_millis(50));
     let start = Instant::now();
     assert_eq!(live.ask("isready"), "readyok");

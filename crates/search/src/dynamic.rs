@@ -14,7 +14,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use board_core::{
-    ByPlayer, Describe, DynGame, Evaluate, PositionError, Proven, Rng, UnknownVariant,
+    ByPlayer, Describe, DynGame, Evaluate, Game, PositionError, Proven, Rng, UnknownVariant,
 };
 
 use crate::{AlphaBeta, Info, Limits, Mcts, Score, random_move};
@@ -25,7 +25,7 @@ pub enum EngineKind {
     /// Alpha-beta with the game's evaluation.
     #[default]
     AlphaBeta,
-    /// UCT with random playouts, cut off and judged by the evaluation.
+    /// MCTS with random playouts, cut off and scored by the evaluation.
     Mcts,
     /// A uniformly random legal move.
     Random,
@@ -82,7 +82,7 @@ pub struct Think {
     pub limits: Limits,
     /// Seed for the random players.
     pub seed: u64,
-    /// Transposition table size for alpha-beta, in megabytes.
+    /// Memory for alpha-beta's transposition table or MCTS's tree, in megabytes.
     pub hash_mb: usize,
     /// Threads for alpha-beta (Lazy SMP); 0 counts as 1.
     pub threads: usize,
@@ -108,13 +108,15 @@ impl Default for Think {
 /// What a player keeps from one search to the next: alpha-beta's
 /// transposition table, for whatever game it was searching. Starts empty; the
 /// first alpha-beta search fills it, later ones of the same game and table
-/// size reuse it, so a large table is allocated once, not per move.
+/// size reuse it, so a large table is allocated once, not per move. Likewise
+/// MCTS's tree, which the next search re-roots at its position.
 #[derive(Default)]
 pub struct Memory {
     table: Option<(usize, Box<dyn Table>)>,
+    tree: Option<Box<dyn Table>>,
 }
 
-/// Alpha-beta of some game, behind the dynamic layer.
+/// Alpha-beta's table or MCTS's tree of some game, behind the dynamic layer.
 trait Table: Send {
     fn new_game(&mut self);
     fn as_any_mut(&mut self) -> &mut dyn Any;
@@ -133,6 +135,18 @@ impl<G: Evaluate> Table for AlphaBeta<G> {
     }
 }
 
+impl<G: Game> Table for Mcts<G> {
+    fn new_game(&mut self) {
+        self.clear();
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+    fn is_for(&self, game: std::any::TypeId) -> bool {
+        game == std::any::TypeId::of::<G>()
+    }
+}
+
 impl Memory {
     /// Forgets what was learnt (a new game), keeping the table's memory so
     /// the next game needs no new allocation.
@@ -140,10 +154,35 @@ impl Memory {
         if let Some((_, table)) = &mut self.table {
             table.new_game();
         }
+        if let Some(tree) = &mut self.tree {
+            tree.new_game();
+        }
+    }
+
+    /// The MCTS searcher of game `G` and `seed`, kept (with its tree bounded
+    /// anew by `hash_mb`) or new. The alpha-beta table is dropped, so
+    /// `Hash` bounds the one structure in use.
+    fn mcts<G: Evaluate>(&mut self, seed: u64, hash_mb: usize) -> &mut Mcts<G> {
+        self.table = None;
+        let kept = |tree: &mut Box<dyn Table>| {
+            tree.as_any_mut().downcast_mut::<Mcts<G>>().is_some_and(|m| m.seed() == seed)
+        };
+        if !self.tree.as_mut().is_some_and(kept) {
+            self.tree = Some(Box::new(Mcts::<G>::new(seed)));
+        }
+        match self.tree.as_mut().and_then(|tree| tree.as_any_mut().downcast_mut::<Mcts<G>>()) {
+            Some(searcher) => {
+                searcher.set_tree_mb(hash_mb);
+                searcher
+            }
+            None => unreachable!("the tree was just made for this game"),
+        }
     }
 
     /// The alpha-beta searcher of game `G` with a `hash_mb` table, kept or new.
+    /// The MCTS tree is dropped, so `Hash` bounds the one structure in use.
     fn alphabeta<G: Evaluate>(&mut self, hash_mb: usize) -> &mut AlphaBeta<G> {
+        self.tree = None;
         let fits = self
             .table
             .as_ref()
@@ -210,9 +249,9 @@ impl<G: Evaluate + Describe> SearchGame for G {
                 searcher.set_threads(think.threads);
                 searcher.search(self, think.limits, stop, &mut forward)
             }
-            (None, EngineKind::Mcts) => {
-                Mcts::new(think.seed).search_with_evaluation(self, think.limits, stop, &mut forward)
-            }
+            (None, EngineKind::Mcts) => memory
+                .mcts::<G>(think.seed, think.hash_mb)
+                .search_with_evaluation(self, think.limits, stop, &mut forward),
             (None, EngineKind::Random) => {
                 let best = random_move(self, &mut Rng::new(think.seed));
                 let info = Info {

@@ -1,7 +1,8 @@
 //! Game-agnostic players over [`board_core::Game`]: uniform random, MCTS
-//! (UCT with random playouts; with [`Mcts::search_with_evaluation`], playouts
-//! cut off after [`EVALUATED_PLAYOUT_CAP`] plies and judged by the game's
-//! evaluation, which is what the engine uses) and alpha-beta (negamax,
+//! (UCT with random playouts and MCTS-Solver; with
+//! [`Mcts::search_with_evaluation`], playouts cut off after
+//! [`EVALUATED_PLAYOUT_CAP`] plies and scored by the game's evaluation as a
+//! win probability, which is what the engine uses) and alpha-beta (negamax,
 //! iterative deepening with aspiration windows, quiescence over the game's
 //! tactical moves, a lock-free transposition table shared by Lazy-SMP
 //! threads, history and killer move ordering, late-move reductions) using the
@@ -22,5 +23,5 @@ mod table;
 pub use alphabeta::{AlphaBeta, MAX_DEPTH, Pruning, QUIESCENCE_PLIES};
 pub use dynamic::{EngineKind, GameEntry, Memory, SearchGame, Think, UnknownEngine, find_game};
 pub use limits::{Info, Limits, Score};
-pub use mcts::{EVALUATED_PLAYOUT_CAP, ITERATIONS_PER_DEPTH, Mcts};
+pub use mcts::{DEFAULT_TREE_MB, EVAL_SCALE, EVALUATED_PLAYOUT_CAP, ITERATIONS_PER_DEPTH, Mcts};
 pub use random::random_move;

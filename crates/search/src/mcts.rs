@@ -1,38 +1,49 @@
-//! Monte Carlo tree search: UCT with uniformly random playouts.
+//! Monte Carlo tree search: UCT with progressive bias, MCTS-Solver, a tree
+//! kept between moves and bounded in memory.
+
+mod tree;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use board_core::{Evaluate, Game, Outcome, Player, Rng};
+use board_core::{Evaluate, Game, Player, Rng};
 
 use crate::limits::{Clock, Info, Limits, Score};
+use tree::{Node, Proof, Tree};
 
-/// The UCT exploration constant.
-const EXPLORATION: f64 = 1.4;
+/// The UCT exploration constant (rewards run from 0 to 1).
+const EXPLORATION: f64 = 1.0;
+/// Weight of progressive bias: a child's normalised move priority (0 to 1)
+/// adds `PROGRESSIVE_BIAS × bias / (visits + 1)` to its UCT value.
+const PROGRESSIVE_BIAS: f64 = 1.0;
+/// The scale of the evaluation in a win probability: a playout cut off with
+/// evaluation `e` (hundredths of a piece, for the side to move) is worth
+/// `1 / (1 + exp(-e / EVAL_SCALE))` to that side, so a piece up is worth
+/// about 0.62, three pieces 0.82. Reported scores map back the same way.
+pub const EVAL_SCALE: f64 = 200.0;
 /// The default playout cap of [`Mcts::search_with_evaluation`].
-pub const EVALUATED_PLAYOUT_CAP: u32 = 16;
+pub const EVALUATED_PLAYOUT_CAP: u32 = 4;
 /// Iterations per ply of a depth limit (MCTS has no depth of its own).
 pub const ITERATIONS_PER_DEPTH: u64 = 1000;
-/// The tree stops growing at this many nodes (about half a gigabyte for small
-/// moves); searches go on with playouts from its leaves, so `go infinite` can
-/// run for hours without exhausting memory.
-const MAX_TREE_NODES: usize = 16 << 20;
+/// The tree's memory when no other is given, in megabytes.
+pub const DEFAULT_TREE_MB: usize = 16;
+/// How many plies below the old root a new search looks for its position
+/// to keep that subtree (the engine's move and the reply).
+const REUSE_PLIES: u32 = 2;
 
-struct Node<M> {
-    /// The move that led here (`None` at the root).
-    mv: Option<M>,
-    /// The player who made that move: rewards are kept from their side.
-    mover: Player,
-    /// Children are `first_child..first_child + child_count` in the arena.
-    first_child: u32,
-    child_count: u32,
-    expanded: bool,
-    visits: u32,
-    /// Sum of rewards for `mover` (win 1, draw 0.5, loss 0).
-    reward: f64,
-}
-
-/// An MCTS searcher, deterministic for a given seed and iteration limit.
+/// An MCTS searcher for game `G`, deterministic for a given seed, sequence of
+/// searches and iteration limits.
+///
+/// Playouts score a finished game 1, ½ or 0; a playout cut off at its cap is
+/// scored by [`Game::adjudicate`] ([`search`](Mcts::search)) or by the
+/// evaluation as a win probability ([`search_with_evaluation`](Mcts::search_with_evaluation)).
+/// Proven wins and losses propagate up the tree (MCTS-Solver): a proven
+/// position is never searched again, a move proven lost is never chosen, a
+/// proven win at the root ends the search at once. The tree stays between
+/// searches: a search of a position a few plies below the last one keeps
+/// that subtree. It never grows past its node budget
+/// ([`with_tree_mb`](Mcts::with_tree_mb)); when full, searches go on with
+/// playouts from its leaves.
 ///
 /// ```
 /// # use board_core::Game;
@@ -42,66 +53,115 @@ struct Node<M> {
 ///     Mcts::new(42).search(pos, Limits::nodes(500), &AtomicBool::new(false), &mut |_| {}).0
 /// }
 /// ```
-pub struct Mcts {
+pub struct Mcts<G: Game> {
+    seed: u64,
     rng: Rng,
-    /// Plies a playout may last before it is adjudicated.
+    /// Plies a playout may last before it is judged.
     playout_cap: Option<u32>,
+    tree: Tree<G::Move>,
+    /// The position of the tree's root.
+    root: Option<G>,
+    moves: Vec<G::Move>,
+    priorities: Vec<i32>,
+    path: Vec<usize>,
 }
 
-impl Mcts {
-    /// A searcher seeded with `seed`.
+/// How playouts end and how moves are ranked: by the rules alone or with
+/// the game's evaluation.
+struct Knowledge<G: Game> {
+    cap: u32,
+    /// The value of an unfinished position for its side to move, 0 to 1.
+    judge: fn(&G) -> f64,
+    priority: fn(&G, G::Move) -> i32,
+}
+
+impl<G: Game> Mcts<G> {
+    /// A searcher seeded with `seed`, with a tree of [`DEFAULT_TREE_MB`].
     pub fn new(seed: u64) -> Self {
-        Mcts { rng: Rng::new(seed), playout_cap: None }
+        Mcts {
+            seed,
+            rng: Rng::new(seed),
+            playout_cap: None,
+            tree: Tree::new(Tree::<G::Move>::budget_of(DEFAULT_TREE_MB)),
+            root: None,
+            moves: Vec::new(),
+            priorities: Vec::new(),
+            path: Vec::new(),
+        }
     }
 
-    /// Caps playouts at `plies` (default: the game's `DEFAULT_MAX_PLIES`); a
-    /// capped playout is scored by [`Game::adjudicate`].
+    /// Caps playouts at `plies` (default: the game's `DEFAULT_MAX_PLIES`,
+    /// or [`EVALUATED_PLAYOUT_CAP`] with the evaluation).
     #[must_use]
     pub fn with_playout_cap(mut self, plies: u32) -> Self {
         self.playout_cap = Some(plies);
         self
     }
 
-    /// Runs iterations until a limit (nodes = iterations, time) or `stop`;
-    /// without limits it runs until `stop`. MCTS has no search depth: a depth
-    /// limit `d` caps the iterations at `d` × [`ITERATIONS_PER_DEPTH`], so a
-    /// caller that only gives a depth still gets an answer. Reports about
-    /// once a second.
-    pub fn search<G: Game>(
+    /// Bounds the tree by `megabytes` (see [`set_tree_mb`](Mcts::set_tree_mb)).
+    #[must_use]
+    pub fn with_tree_mb(mut self, megabytes: usize) -> Self {
+        self.set_tree_mb(megabytes);
+        self
+    }
+
+    /// Bounds the tree by `megabytes` (the engine's `Hash`): the node budget
+    /// is what fits, counting a node and the index re-rooting needs for it.
+    /// A tree already larger than the new budget is forgotten.
+    pub fn set_tree_mb(&mut self, megabytes: usize) {
+        self.tree.set_budget(Tree::<G::Move>::budget_of(megabytes));
+    }
+
+    /// The seed it was made with.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The most nodes the tree may hold.
+    pub fn node_budget(&self) -> usize {
+        self.tree.budget()
+    }
+
+    /// The nodes the tree holds now.
+    pub fn tree_nodes(&self) -> usize {
+        self.tree.nodes.len()
+    }
+
+    /// Forgets the tree (a new game), keeping its memory, and starts the
+    /// random numbers again from the seed.
+    pub fn clear(&mut self) {
+        self.rng = Rng::new(self.seed);
+        self.tree.clear();
+        self.root = None;
+    }
+
+    /// Runs iterations until a limit (nodes = iterations, time), `stop`, or
+    /// a proven result at the root; without limits it runs until `stop`.
+    /// MCTS has no search depth: a depth limit `d` caps the iterations at
+    /// `d` × [`ITERATIONS_PER_DEPTH`], so a caller that only gives a depth
+    /// still gets an answer. Reports about once a second.
+    pub fn search(
         &mut self,
         pos: &G,
         limits: Limits,
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> (Option<G::Move>, Info<G::Move>) {
-        let cap = self.playout_cap.unwrap_or(G::DEFAULT_MAX_PLIES);
-        self.run(pos, limits, stop, on_info, cap, &G::adjudicate)
+        let knowledge = Knowledge {
+            cap: self.playout_cap.unwrap_or(G::DEFAULT_MAX_PLIES),
+            judge: |pos: &G| result(pos.adjudicate().winner, pos.side_to_move()),
+            priority: |_, _| 0,
+        };
+        self.run(pos, limits, stop, on_info, &knowledge)
     }
 
-    /// As [`search`](Mcts::search), but a playout that reaches its cap
-    /// (default: [`EVALUATED_PLAYOUT_CAP`] plies, or the game's cap if
-    /// smaller) is won by the side the game's evaluation favours. In games
-    /// whose random playouts rarely end (focus) this gives the tree a signal
-    /// where plain adjudication gives only draws.
-    pub fn search_with_evaluation<G: Evaluate>(
+    fn run(
         &mut self,
         pos: &G,
         limits: Limits,
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info<G::Move>),
-    ) -> (Option<G::Move>, Info<G::Move>) {
-        let cap = self.playout_cap.unwrap_or(G::DEFAULT_MAX_PLIES.min(EVALUATED_PLAYOUT_CAP));
-        self.run(pos, limits, stop, on_info, cap, &judge_by_evaluation)
-    }
-
-    fn run<G: Game>(
-        &mut self,
-        pos: &G,
-        limits: Limits,
-        stop: &AtomicBool,
-        on_info: &mut dyn FnMut(&Info<G::Move>),
-        cap: u32,
-        judge: &dyn Fn(&G) -> Outcome,
+        knowledge: &Knowledge<G>,
     ) -> (Option<G::Move>, Info<G::Move>) {
         // An iteration is a whole playout: look at the clock after each one.
         let limits = match limits.depth {
@@ -112,117 +172,226 @@ impl Mcts {
             None => limits,
         };
         let mut clock = Clock::new(limits, stop, 1);
-        let mut tree = vec![Node {
-            mv: None,
-            mover: pos.side_to_move().other(),
-            first_child: 0,
-            child_count: 0,
-            expanded: false,
-            visits: 0,
-            reward: 0.0,
-        }];
-        let mut moves = Vec::new();
-        let mut path = Vec::new();
+        self.adopt(pos);
         let mut iterations = 0u64;
         let mut seldepth = 0;
         let mut next_report = Duration::from_secs(1);
-        // Always run at least one iteration so a best move exists.
-        while iterations == 0 || !clock.must_stop(iterations) {
+        // Run at least one iteration so a best move exists.
+        while !self.tree.nodes[0].proof.is_known()
+            && (iterations == 0 || !clock.must_stop(iterations))
+        {
             iterations += 1;
-            let mut state = pos.clone();
-            path.clear();
-            path.push(0usize);
-            let mut node = 0;
-            // Selection.
-            while tree[node].expanded && tree[node].child_count > 0 {
-                node = select_child(&tree, node);
-                if let Some(mv) = tree[node].mv {
-                    state.play_unchecked(mv);
-                }
-                path.push(node);
-            }
-            // Expansion.
-            if !tree[node].expanded && tree.len() < MAX_TREE_NODES {
-                tree[node].expanded = true;
-                moves.clear();
-                state.generate_moves(&mut moves);
-                if !moves.is_empty() {
-                    let first = u32::try_from(tree.len()).unwrap_or(u32::MAX);
-                    tree[node].first_child = first;
-                    tree[node].child_count = u32::try_from(moves.len()).unwrap_or(u32::MAX);
-                    let mover = state.side_to_move();
-                    tree.extend(moves.iter().map(|&mv| Node {
-                        mv: Some(mv),
-                        mover,
-                        first_child: 0,
-                        child_count: 0,
-                        expanded: false,
-                        visits: 0,
-                        reward: 0.0,
-                    }));
-                    node = first as usize + self.rng.below(moves.len());
-                    if let Some(mv) = tree[node].mv {
-                        state.play_unchecked(mv);
-                    }
-                    path.push(node);
-                }
-            }
-            seldepth = seldepth.max(path.len() as u32 - 1);
-            // Playout.
-            let outcome = self.playout(&mut state, &mut moves, cap, judge);
-            // Backpropagation.
-            for &n in &path {
-                let node = &mut tree[n];
-                node.visits += 1;
-                node.reward += reward(outcome, node.mover);
-            }
+            seldepth = seldepth.max(self.iterate(pos, knowledge));
             if clock.elapsed() >= next_report {
                 next_report += Duration::from_secs(1);
-                on_info(&self.info(&tree, iterations, seldepth, &clock));
+                on_info(&self.info(iterations, seldepth, &clock));
             }
         }
-        let info = self.info(&tree, iterations, seldepth, &clock);
+        let info = self.info(iterations, seldepth, &clock);
         on_info(&info);
-        (info.pv.first().copied(), info)
+        // A tree too small for the root's children still answers.
+        let best = info.pv.first().copied().or_else(|| {
+            self.moves.clear();
+            pos.generate_moves(&mut self.moves);
+            self.moves.first().copied()
+        });
+        (best, info)
     }
 
-    fn playout<G: Game>(
-        &mut self,
-        state: &mut G,
-        moves: &mut Vec<G::Move>,
-        cap: u32,
-        judge: &dyn Fn(&G) -> Outcome,
-    ) -> Outcome {
-        for _ in 0..cap {
-            moves.clear();
-            state.generate_moves(moves);
-            let Some(&mv) = self.rng.choose(moves) else {
-                return state.outcome().unwrap_or(Outcome::draw("no legal move"));
+    /// Makes `pos` the root: the subtree of the old tree that reaches it
+    /// within [`REUSE_PLIES`], or a fresh root.
+    fn adopt(&mut self, pos: &G) {
+        let found = match &self.root {
+            Some(root) if !self.tree.nodes.is_empty() => {
+                find(&self.tree, 0, root, pos, REUSE_PLIES)
+            }
+            _ => None,
+        };
+        match found {
+            Some(node) => self.tree.reroot(node),
+            None => {
+                self.tree.clear();
+                let mover = pos.side_to_move().other();
+                let proof =
+                    pos.outcome().map_or(Proof::Unknown, |o| Proof::of_end(o.winner, mover));
+                // The budget is at least two nodes, so the root always fits.
+                self.tree.make_room(1);
+                self.tree.nodes.push(Node::new(None, mover, proof, 0.0));
+            }
+        }
+        self.root = Some(pos.clone());
+    }
+
+    /// One iteration: selection, expansion, playout (or the proven result),
+    /// backpropagation with proofs. Returns the depth reached in the tree.
+    fn iterate(&mut self, pos: &G, knowledge: &Knowledge<G>) -> u32 {
+        let mut state = pos.clone();
+        self.path.clear();
+        self.path.push(0);
+        let mut node = 0;
+        // Down to a leaf; a leaf that fits is expanded and one child of it played.
+        while !self.tree.nodes[node].proof.is_known() {
+            let leaf = !self.tree.nodes[node].is_expanded();
+            if leaf
+                && (!self.expand(node, &state, knowledge) || self.tree.nodes[node].proof.is_known())
+            {
+                break;
+            }
+            node = self.select(node);
+            if let Some(mv) = self.tree.nodes[node].mv {
+                state.play_unchecked(mv);
+            }
+            self.path.push(node);
+            if leaf {
+                break;
+            }
+        }
+        let leaf = &self.tree.nodes[node];
+        let first_wins = if leaf.proof.is_known() {
+            let value = leaf.value();
+            if leaf.mover == Player::First { value } else { 1.0 - value }
+        } else {
+            self.playout(&mut state, knowledge)
+        };
+        let mut child_proven = false;
+        for (i, &n) in self.path.iter().enumerate().rev() {
+            let node = &mut self.tree.nodes[n];
+            node.add(if node.mover == Player::First { first_wins } else { 1.0 - first_wins });
+            if child_proven && !node.proof.is_known() && i + 1 < self.path.len() {
+                self.tree.update_proof(n);
+            }
+            child_proven = self.tree.nodes[n].proof.is_known();
+        }
+        self.path.len() as u32 - 1
+    }
+
+    /// Adds the children of `node` (at `state`) if they fit in the budget,
+    /// proving those that end the game and the node if they decide it.
+    fn expand(&mut self, node: usize, state: &G, knowledge: &Knowledge<G>) -> bool {
+        self.moves.clear();
+        state.generate_moves(&mut self.moves);
+        if self.moves.is_empty() || !self.tree.make_room(self.moves.len()) {
+            return false;
+        }
+        self.priorities.clear();
+        self.priorities.extend(self.moves.iter().map(|&mv| (knowledge.priority)(state, mv)));
+        let low = f64::from(self.priorities.iter().copied().min().unwrap_or(0));
+        let high = f64::from(self.priorities.iter().copied().max().unwrap_or(0));
+        let spread = (high - low).max(1.0);
+        let mover = state.side_to_move();
+        let first = self.tree.nodes.len();
+        for (&mv, &priority) in self.moves.iter().zip(&self.priorities) {
+            let mut next = state.clone();
+            next.play_unchecked(mv);
+            let proof = next.outcome().map_or(Proof::Unknown, |o| Proof::of_end(o.winner, mover));
+            let bias = ((f64::from(priority) - low) / spread) as f32;
+            self.tree.nodes.push(Node::new(Some(mv), mover, proof, bias));
+        }
+        let parent = &mut self.tree.nodes[node];
+        parent.first_child = u32::try_from(first).unwrap_or(u32::MAX);
+        parent.child_count = u32::try_from(self.moves.len()).unwrap_or(u32::MAX);
+        self.tree.update_proof(node);
+        true
+    }
+
+    /// The child of an unproven, expanded `node` to search: UCT with
+    /// progressive bias, unvisited children first (highest bias first),
+    /// never a child proven lost for its mover.
+    fn select(&self, node: usize) -> usize {
+        let log_parent = f64::from(self.tree.nodes[node].visits.max(1)).ln();
+        let mut best = self.tree.nodes[node].first_child as usize;
+        let mut best_value = f64::NEG_INFINITY;
+        for child in self.tree.children(node) {
+            let c = &self.tree.nodes[child];
+            let n = f64::from(c.visits);
+            let bias = f64::from(c.bias);
+            let value = match c.proof {
+                Proof::Loss(_) => continue,
+                Proof::Win(_) => return child,
+                _ if c.visits == 0 => 1e9 + bias,
+                _ => {
+                    c.value()
+                        + EXPLORATION * (log_parent / n).sqrt()
+                        + PROGRESSIVE_BIAS * bias / (n + 1.0)
+                }
             };
+            if value > best_value {
+                best_value = value;
+                best = child;
+            }
+        }
+        best
+    }
+
+    /// Random moves from `state` up to the cap; the value for the first player.
+    fn playout(&mut self, state: &mut G, knowledge: &Knowledge<G>) -> f64 {
+        for _ in 0..knowledge.cap {
+            self.moves.clear();
+            state.generate_moves(&mut self.moves);
+            let Some(&mv) = self.rng.choose(&self.moves) else { break };
             state.play_unchecked(mv);
         }
-        state.outcome().unwrap_or_else(|| judge(state))
+        match state.outcome() {
+            Some(outcome) => result(outcome.winner, Player::First),
+            None if state.side_to_move() == Player::First => (knowledge.judge)(state),
+            None => 1.0 - (knowledge.judge)(state),
+        }
     }
 
-    fn info<M: Copy>(
-        &self,
-        tree: &[Node<M>],
-        iterations: u64,
-        seldepth: u32,
-        clock: &Clock<'_>,
-    ) -> Info<M> {
+    /// The move to play from `node`: the fastest proven win, else the most
+    /// visited move not proven lost (a proven draw counts, visited or not),
+    /// else the slowest loss.
+    fn best_child(&self, node: usize) -> Option<usize> {
+        let children = self.tree.children(node);
+        let nodes = &self.tree.nodes;
+        let fastest_win = children
+            .clone()
+            .filter_map(|c| match nodes[c].proof {
+                Proof::Win(d) => Some((d, c)),
+                _ => None,
+            })
+            .min();
+        if let Some((_, c)) = fastest_win {
+            return Some(c);
+        }
+        let most_visited = children
+            .clone()
+            .filter(|&c| match nodes[c].proof {
+                Proof::Loss(_) => false,
+                Proof::Unknown => nodes[c].visits > 0,
+                _ => true,
+            })
+            .max_by(|&a, &b| {
+                (nodes[a].visits, nodes[a].value())
+                    .partial_cmp(&(nodes[b].visits, nodes[b].value()))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+        most_visited.or_else(|| {
+            children
+                .filter_map(|c| match nodes[c].proof {
+                    Proof::Loss(d) => Some((d, c)),
+                    _ => None,
+                })
+                .max()
+                .map(|(_, c)| c)
+        })
+    }
+
+    fn info(&self, iterations: u64, seldepth: u32, clock: &Clock<'_>) -> Info<G::Move> {
         let mut pv = Vec::new();
         let mut node = 0;
-        while let Some(child) = most_visited(tree, node) {
-            pv.extend(tree[child].mv);
+        while let Some(child) = self.best_child(node) {
+            pv.extend(self.tree.nodes[child].mv);
             node = child;
         }
-        let score = match most_visited(tree, 0) {
-            Some(best) if tree[best].visits > 0 => {
-                let q = tree[best].reward / f64::from(tree[best].visits);
-                Score::Cp(((q - 0.5) * 2000.0).round() as i32)
-            }
-            _ => Score::Cp(0),
+        let score = match self.best_child(0).map(|c| &self.tree.nodes[c]) {
+            Some(best) => match best.proof {
+                Proof::Win(d) => Score::Win(u32::from(d) + 1),
+                Proof::Loss(d) => Score::Loss(u32::from(d) + 1),
+                Proof::Draw => Score::Cp(0),
+                Proof::Unknown => Score::Cp(centipawns(best.value())),
+            },
+            None => Score::Cp(0),
         };
         Info {
             depth: pv.len() as u32,
@@ -235,50 +404,68 @@ impl Mcts {
     }
 }
 
-/// The end of a capped playout by the evaluation: a win for the side it
-/// favours, a draw when it is level.
-fn judge_by_evaluation<G: Evaluate>(state: &G) -> Outcome {
-    let mover = state.side_to_move();
-    match state.evaluate().signum() {
-        1 => Outcome::win(mover, "evaluation"),
-        -1 => Outcome::win(mover.other(), "evaluation"),
-        _ => Outcome::draw("evaluation"),
+impl<G: Evaluate> Mcts<G> {
+    /// As [`search`](Mcts::search), but a playout that reaches its cap
+    /// (default: [`EVALUATED_PLAYOUT_CAP`] plies, or the game's cap if
+    /// smaller) is scored by the game's evaluation as a win probability
+    /// (see [`EVAL_SCALE`]), and moves with a higher
+    /// [`Evaluate::move_priority`] get a progressive bias.
+    pub fn search_with_evaluation(
+        &mut self,
+        pos: &G,
+        limits: Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info<G::Move>),
+    ) -> (Option<G::Move>, Info<G::Move>) {
+        let knowledge = Knowledge {
+            cap: self.playout_cap.unwrap_or(G::DEFAULT_MAX_PLIES.min(EVALUATED_PLAYOUT_CAP)),
+            judge: |pos: &G| win_probability(pos.evaluate()),
+            priority: G::move_priority,
+        };
+        self.run(pos, limits, stop, on_info, &knowledge)
     }
 }
 
-fn reward(outcome: Outcome, player: Player) -> f64 {
-    match outcome.winner {
+/// A finished game's reward for `player`: 1, ½ or 0.
+fn result(winner: Option<Player>, player: Player) -> f64 {
+    match winner {
         None => 0.5,
         Some(w) if w == player => 1.0,
         Some(_) => 0.0,
     }
 }
 
-fn children<M>(tree: &[Node<M>], node: usize) -> std::ops::Range<usize> {
-    let first = tree[node].first_child as usize;
-    first..first + tree[node].child_count as usize
+/// The win probability of an evaluation (see [`EVAL_SCALE`]).
+fn win_probability(eval: i32) -> f64 {
+    1.0 / (1.0 + (-f64::from(eval) / EVAL_SCALE).exp())
 }
 
-fn select_child<M>(tree: &[Node<M>], node: usize) -> usize {
-    let log_parent = f64::from(tree[node].visits.max(1)).ln();
-    let mut best = tree[node].first_child as usize;
-    let mut best_value = f64::NEG_INFINITY;
-    for child in children(tree, node) {
-        let c = &tree[child];
-        let value = if c.visits == 0 {
-            f64::INFINITY
-        } else {
-            let n = f64::from(c.visits);
-            c.reward / n + EXPLORATION * (log_parent / n).sqrt()
-        };
-        if value > best_value {
-            best_value = value;
-            best = child;
-        }
+/// The evaluation of a win probability: the inverse of [`win_probability`],
+/// kept within ±20 000.
+fn centipawns(probability: f64) -> i32 {
+    let p = probability.clamp(1e-9, 1.0 - 1e-9);
+    (EVAL_SCALE * (p / (1.0 - p)).ln()).round().clamp(-20_000.0, 20_000.0) as i32
+}
+
+/// The node below `node` (whose position is `pos`) whose position is
+/// `target`, at most `plies` deep, through expanded nodes: matched by
+/// zobrist key first, then by the whole position.
+fn find<G: Game>(
+    tree: &Tree<G::Move>,
+    node: usize,
+    pos: &G,
+    target: &G,
+    plies: u32,
+) -> Option<usize> {
+    if pos.zobrist() == target.zobrist() && pos == target {
+        return Some(node);
     }
-    best
-}
-
-fn most_visited<M>(tree: &[Node<M>], node: usize) -> Option<usize> {
-    children(tree, node).filter(|&c| tree[c].visits > 0).max_by_key(|&c| tree[c].visits)
+    if plies == 0 || !tree.nodes[node].is_expanded() {
+        return None;
+    }
+    tree.children(node).find_map(|child| {
+        let mut next = pos.clone();
+        next.play_unchecked(tree.nodes[child].mv?);
+        find(tree, child, &next, target, plies - 1)
+    })
 }

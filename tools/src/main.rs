@@ -35,6 +35,9 @@ enum Command {
     /// Run a refereed engine tournament (docs/arena.md); `arena merge F...`
     /// combines sharded results.
     Arena(arena::ArenaArgs),
+    /// Fit the evaluation's weights to game results (docs/tuning.md):
+    /// `tune datagen`, then `tune fit`.
+    Tune(commands::tune::TuneArgs),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +53,7 @@ fn main() -> ExitCode {
         Command::Play(args) => commands::play::run(args).map(|()| true),
         Command::Match(args) => commands::selfplay::run(args).map(|()| true),
         Command::Engine(args) => commands::engine::run(args).map(|()| true),
+        Command::Tune(args) => commands::tune::run(args).map(|()| true),
         Command::Arena(args) => std::env::current_exe()
             .map_err(anyhow::Error::from)
             .and_then(|exe| arena::run(registry::GAMES, exe, args.clone()))

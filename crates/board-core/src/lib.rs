@@ -35,7 +35,9 @@ pub mod view;
 
 pub use dynamic::DynGame;
 pub use error::{IllegalMoveError, MoveError, MoveSyntaxError, PositionError, UnknownVariant};
-pub use game::{Evaluate, Game};
+pub use game::{
+    Evaluate, Game, MAX_FEATURES, Valuation, dot, weighted_evaluation, write_difference,
+};
 pub use outcome::Outcome;
 pub use player::{ByPlayer, Player};
 pub use rng::{Rng, zobrist_keys};

@@ -6,7 +6,9 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 
-use board_core::{ByPlayer, Describe, DynGame, Evaluate, PositionError, Rng, UnknownVariant};
+use board_core::{
+    ByPlayer, Describe, DynGame, Evaluate, PositionError, Rng, UnknownVariant, Valuation,
+};
 
 use crate::{AlphaBeta, Info, Limits, Mcts, random_move};
 
@@ -162,6 +164,14 @@ pub trait SearchGame: DynGame {
 
     /// A boxed copy.
     fn clone_search(&self) -> Box<dyn SearchGame>;
+
+    /// The evaluation's feature names and weights
+    /// ([`Evaluate::FEATURE_NAMES`], [`Evaluate::WEIGHTS`]).
+    fn evaluation_terms(&self) -> (&'static [&'static str], &'static [i32]);
+
+    /// The position's features in `out` (resized to one per name) and how it
+    /// is valued ([`Evaluate::features`]).
+    fn eval_features(&self, out: &mut Vec<i32>) -> Valuation;
 }
 
 impl<G: Evaluate + Describe> SearchGame for G {
@@ -203,6 +213,16 @@ impl<G: Evaluate + Describe> SearchGame for G {
 
     fn clone_search(&self) -> Box<dyn SearchGame> {
         Box::new(self.clone())
+    }
+
+    fn evaluation_terms(&self) -> (&'static [&'static str], &'static [i32]) {
+        (G::FEATURE_NAMES, G::WEIGHTS)
+    }
+
+    fn eval_features(&self, out: &mut Vec<i32>) -> Valuation {
+        out.clear();
+        out.resize(G::FEATURE_NAMES.len(), 0);
+        self.features(out)
     }
 }
 

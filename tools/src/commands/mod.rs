@@ -7,3 +7,4 @@ pub mod play;
 pub mod replay;
 pub mod selfplay;
 pub mod show;
+pub mod tune;

@@ -15,7 +15,8 @@ use crate::{City, Move, Square};
 ///   and must answer it.
 const FEATURE_NAMES: [&str; 5] = ["pawns", "on_wall", "in_town", "on_line", "facing_threat"];
 
-/// The weight of each feature of [`FEATURE_NAMES`] (hand-set).
+/// The weight of each feature of [`FEATURE_NAMES`] (hand-set: a fit to
+/// self-play games lost in the arena, see the README).
 pub const WEIGHTS: [i32; 5] = [100, 20, 45, 25, -150];
 
 /// A result that is certain within two plies (but not yet played out).

@@ -15,8 +15,11 @@ use crate::text::Kind;
 /// - `mobility`: empty fields next to a piece that it could step to.
 const FEATURE_NAMES: [&str; 5] = ["men", "kings", "guard", "advance", "mobility"];
 
-/// The weight of each feature of [`FEATURE_NAMES`] (hand-set).
-pub const WEIGHTS: [i32; 5] = [100, 300, 6, 3, 2];
+/// The weight of each feature of [`FEATURE_NAMES`], fitted to self-play
+/// games (docs/tuning.md; the hand-set weights were `[100, 300, 6, 3, 2]`):
+// igroteka tune datagen --game hexdraughts --games 200 --depth 3 --seed 2 --out hex3.jsonl
+// igroteka tune fit --game hexdraughts --data hex3.jsonl
+pub const WEIGHTS: [i32; 5] = [147, 471, -8, -2, -26];
 
 /// A man is worth 100.
 pub const MAN_VALUE: i32 = WEIGHTS[0];

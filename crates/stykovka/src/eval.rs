@@ -15,8 +15,11 @@ use crate::{Move, Position, Square};
 /// - `tempo`: 1, for being the side to move.
 const FEATURE_NAMES: [&str; 5] = ["groups", "spread", "crash_threats", "crash_dangers", "tempo"];
 
-/// The weight of each feature of [`FEATURE_NAMES`] (hand-set).
-pub const WEIGHTS: [i32; 5] = [-60, -6, 150, -70, 10];
+/// The weight of each feature of [`FEATURE_NAMES`], fitted to self-play
+/// games (docs/tuning.md; the hand-set weights were `[-60, -6, 150, -70, 10]`):
+// igroteka tune datagen --game stykovka --games 200 --depth 3 --seed 2 --out stykovka3.jsonl
+// igroteka tune fit --game stykovka --data stykovka3.jsonl
+pub const WEIGHTS: [i32; 5] = [21, -29, 239, -146, 24];
 
 /// The number of orthogonally connected groups of `bits`.
 fn groups(mut bits: u64) -> i32 {

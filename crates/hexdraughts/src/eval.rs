@@ -18,8 +18,8 @@ const FEATURE_NAMES: [&str; 5] = ["men", "kings", "guard", "advance", "mobility"
 /// The weight of each feature of [`FEATURE_NAMES`], fitted to self-play
 /// games (docs/tuning.md; the hand-set weights were `[100, 300, 6, 3, 2]`):
 // igroteka tune datagen --game hexdraughts --games 200 --depth 3 --seed 2 --out hex3.jsonl
-// igroteka tune fit --game hexdraughts --data hex3.jsonl
-pub const WEIGHTS: [i32; 5] = [147, 471, -8, -2, -26];
+// igroteka tune fit --game hexdraughts --data hex3.jsonl --start 100,300,6,3,2 --freeze advance,guard
+pub const WEIGHTS: [i32; 5] = [132, 476, 6, 3, -28];
 
 /// A man is worth 100.
 pub const MAN_VALUE: i32 = WEIGHTS[0];

@@ -18,8 +18,8 @@ const FEATURE_NAMES: [&str; 5] = ["groups", "spread", "crash_threats", "crash_da
 /// The weight of each feature of [`FEATURE_NAMES`], fitted to self-play
 /// games (docs/tuning.md; the hand-set weights were `[-60, -6, 150, -70, 10]`):
 // igroteka tune datagen --game stykovka --games 200 --depth 3 --seed 2 --out stykovka3.jsonl
-// igroteka tune fit --game stykovka --data stykovka3.jsonl
-pub const WEIGHTS: [i32; 5] = [21, -29, 239, -146, 24];
+// igroteka tune fit --game stykovka --data stykovka3.jsonl --start=-60,-6,150,-70,10 --freeze groups,tempo
+pub const WEIGHTS: [i32; 5] = [-60, -27, 325, -132, 10];
 
 /// The number of orthogonally connected groups of `bits`.
 fn groups(mut bits: u64) -> i32 {

@@ -88,6 +88,13 @@ pub struct FitArgs {
     /// Passes of the local search over all weights at most.
     #[arg(long, default_value_t = 200)]
     iterations: u32,
+    /// Start from these weights (comma-separated, one per feature) instead
+    /// of the compiled ones.
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    start: Option<Vec<i32>>,
+    /// Features whose weights stay as they are (comma-separated names).
+    #[arg(long, value_delimiter = ',')]
+    freeze: Vec<String>,
 }
 
 /// One sampled position: `result` is the game's result for the side to move
@@ -389,14 +396,28 @@ pub fn fit_scale(data: &Dataset, weights: &[i32]) -> f64 {
 /// Local search on the weights with `k` fixed: each pass tries every weight a
 /// step up and down and keeps what lowers the error; a weight's step starts
 /// at a tenth of it and halves when neither direction helps. Stops after
-/// `passes` passes or when no unit step helps.
-pub fn fit_weights(data: &Dataset, start: &[i32], k: f64, passes: u32) -> Vec<i32> {
+/// `passes` passes or when no unit step helps. Weights marked in `frozen`
+/// keep their value.
+pub fn fit_weights(
+    data: &Dataset,
+    start: &[i32],
+    frozen: &[bool],
+    k: f64,
+    passes: u32,
+) -> Vec<i32> {
     let mut weights = start.to_vec();
-    let mut steps: Vec<i32> = start.iter().map(|w| (w.abs() / 10).max(1)).collect();
+    let mut steps: Vec<i32> = start
+        .iter()
+        .enumerate()
+        .map(|(i, w)| if frozen.get(i) == Some(&true) { 0 } else { (w.abs() / 10).max(1) })
+        .collect();
     let mut best = data.error(&weights, k);
     for _ in 0..passes {
         let mut improved = false;
         for i in 0..weights.len() {
+            if steps[i] == 0 {
+                continue;
+            }
             let mut moved = false;
             for delta in [steps[i], -steps[i]] {
                 weights[i] += delta;
@@ -435,14 +456,15 @@ pub struct Fit {
     pub held_out: [f64; 2],
 }
 
-/// Fits `k` then the weights on the rows not held out (every fifth row is).
-pub fn fit(data: &Dataset, start: &[i32], passes: u32) -> Fit {
+/// Fits `k` then the weights not `frozen` on the rows not held out (every
+/// fifth row is).
+pub fn fit(data: &Dataset, start: &[i32], frozen: &[bool], passes: u32) -> Fit {
     let (mut train, mut held) = (Dataset::new(data.width), Dataset::new(data.width));
     for (i, (row, result)) in data.rows().enumerate() {
         if i % 5 == 4 { held.push(row, result) } else { train.push(row, result) }
     }
     let k = fit_scale(&train, start);
-    let weights = fit_weights(&train, start, k, passes);
+    let weights = fit_weights(&train, start, frozen, k, passes);
     Fit {
         k,
         train: [train.error(start, k), train.error(&weights, k)],
@@ -492,7 +514,25 @@ fn fit_command(args: &FitArgs) -> anyhow::Result<()> {
         bail!("{}: {rows} positions with features, too few to fit", args.data.display());
     }
     let (names, weights) = entry.start(entry.default_variant())?.evaluation_terms();
-    let found = fit(&data, weights, args.iterations);
+    let weights = match &args.start {
+        Some(start) if start.len() != names.len() => {
+            bail!("--start: {} weights for {} features", start.len(), names.len())
+        }
+        Some(start) => start.as_slice(),
+        None => weights,
+    };
+    let mut frozen = vec![false; names.len()];
+    for name in &args.freeze {
+        let Some(i) = names.iter().position(|n| n.eq_ignore_ascii_case(name.trim())) else {
+            bail!(
+                "--freeze: {} has no feature '{name}' (features: {})",
+                entry.name,
+                names.join(", ")
+            );
+        };
+        frozen[i] = true;
+    }
+    let found = fit(&data, weights, &frozen, args.iterations);
     println!("positions {rows} (held out {}), {fixed} with a fixed value skipped", rows / 5);
     println!("K {:.1}", found.k);
     println!("error old train {:.6} held-out {:.6}", found.train[0], found.held_out[0]);
@@ -539,7 +579,7 @@ mod tests {
         let truth = [100, 30, -50, 8];
         let data = synthetic(&truth, 150.0, rows, noisy);
         let start = [100, 10, -10, 40];
-        let found = fit(&data, &start, 400);
+        let found = fit(&data, &start, &[], 400);
         assert!(found.train[1] < found.train[0], "{found:?}");
         assert!(found.held_out[1] < found.held_out[0], "{found:?}");
         let scale = f64::from(found.weights[0]) / 100.0;
@@ -561,6 +601,15 @@ mod tests {
     #[test]
     fn fit_recovers_known_weights_from_game_results() {
         recovers(true, 6000, 0.15);
+    }
+
+    #[test]
+    fn frozen_weights_keep_their_value() {
+        let truth = [100, 30, -50, 8];
+        let data = synthetic(&truth, 150.0, 2000, false);
+        let found = fit(&data, &[100, 10, -10, 40], &[false, true, false, false], 400);
+        assert_eq!(found.weights[1], 10);
+        assert_ne!(found.weights[2], -10);
     }
 
     #[test]

@@ -71,6 +71,63 @@ fn loads(game: &str, variant: &str, fen: &str) -> bool {
     }
 }
 
+/// How many positions `path` holds; each line must be a position of `game`
+/// that loads, with a result of 1, ½ or 0.
+fn checked_positions(game: &str, path: &std::path::Path) -> usize {
+    let text = std::fs::read_to_string(path).expect("output");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(!lines.is_empty(), "{game}: no position written");
+    for line in &lines {
+        let value: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        assert_eq!(value["game"], game, "{line}");
+        let variant = value["variant"].as_str().expect("variant");
+        let fen = value["fen"].as_str().expect("fen");
+        assert!(loads(game, variant, fen), "{game}: {fen} does not load");
+        let result = value["result"].as_f64().expect("result");
+        assert!([0.0, 0.5, 1.0].contains(&result), "{line}");
+    }
+    lines.len()
+}
+
+#[test]
+fn datagen_reads_arena_records() {
+    let records = temp_file("arena.jsonl");
+    let records_text = records.to_str().expect("utf-8 path");
+    let engines = ["--engine", "name=ab", "builtin=alphabeta", "depth=2"];
+    let arena = igroteka(
+        &[
+            &["arena", "--game", "otrazhenie", "--quiet", "--rounds", "2", "--max-plies", "40"][..],
+            &engines,
+            &["--engine", "name=rnd", "builtin=random", "--jsonl", records_text],
+        ]
+        .concat(),
+    );
+    assert!(arena.status.success(), "{}", String::from_utf8_lossy(&arena.stderr));
+    let out = temp_file("from-arena.jsonl");
+    let out_text = out.to_str().expect("utf-8 path");
+    let args = ["tune", "datagen", "--game", "otrazhenie", "--from-arena", records_text];
+    let run = igroteka(
+        &[&args[..], &["--depth", "1", "--max-swing", "100000", "--out", out_text]].concat(),
+    );
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(String::from_utf8_lossy(&run.stdout).contains("from 4 games"));
+    assert!(checked_positions("otrazhenie", &out) <= 4 * 16);
+    // Records of another game are refused, naming the line.
+    let wrong = igroteka(&[
+        "tune",
+        "datagen",
+        "--game",
+        "focus",
+        "--from-arena",
+        records_text,
+        "--out",
+        out_text,
+    ]);
+    let stderr = String::from_utf8_lossy(&wrong.stderr);
+    assert!(!wrong.status.success());
+    assert!(stderr.contains("line 1: a game of otrazhenie, not focus"), "{stderr}");
+}
+
 #[test]
 fn datagen_writes_positions_that_load_and_fit_reads_them() {
     for game in ["otrazhenie", "adiyukh", "focus", "hexdraughts", "stykovka", "city"] {
@@ -91,21 +148,10 @@ fn datagen_writes_positions_that_load_and_fit_reads_them() {
         let args = [&args[..], &["--max-swing", "100000"]].concat();
         let run = igroteka(&[&args[..], &["--max-plies", "40", "--out", out_text]].concat());
         assert!(run.status.success(), "{game}: {}", String::from_utf8_lossy(&run.stderr));
-        let text = std::fs::read_to_string(&out).expect("output");
-        let lines: Vec<&str> = text.lines().collect();
-        assert!(!lines.is_empty(), "{game}: no position written");
-        for line in &lines {
-            let value: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
-            assert_eq!(value["game"], game, "{line}");
-            let variant = value["variant"].as_str().expect("variant");
-            let fen = value["fen"].as_str().expect("fen");
-            assert!(loads(game, variant, fen), "{game}: {fen} does not load");
-            let result = value["result"].as_f64().expect("result");
-            assert!([0.0, 0.5, 1.0].contains(&result), "{line}");
-        }
+        let lines = checked_positions(game, &out);
         let fit = igroteka(&["tune", "fit", "--game", game, "--data", out_text]);
         let stdout = String::from_utf8_lossy(&fit.stdout);
-        if lines.len() >= 5 && fit.status.success() {
+        if lines >= 5 && fit.status.success() {
             assert!(stdout.contains("pub const WEIGHTS: ["), "{game}: {stdout}");
         } else {
             let stderr = String::from_utf8_lossy(&fit.stderr);

@@ -17,8 +17,8 @@ const FEATURE_NAMES: [&str; 5] = ["stacks", "controlled", "reserve", "captured",
 /// The weight of each feature of [`FEATURE_NAMES`], fitted to self-play
 /// games (docs/tuning.md; the hand-set weights were `[40, 20, 100, 150, 2]`):
 // igroteka tune datagen --game focus --games 200 --depth 3 --seed 2 --out focus3.jsonl
-// igroteka tune fit --game focus --data focus3.jsonl --start 40,20,100,150,2
-pub const WEIGHTS: [i32; 5] = [-50, 63, 182, 123, -2];
+// igroteka tune fit --game focus --data focus3.jsonl --start 40,20,100,150,2 --freeze reserve,captured
+pub const WEIGHTS: [i32; 5] = [-62, 68, 100, 150, -2];
 
 impl Position {
     /// `player`'s features alone.

@@ -41,6 +41,9 @@ enum Command {
     Arena(arena::ArenaArgs),
     /// Play and watch games in the browser (HTTP + WebSocket).
     Serve(commands::serve::ServeArgs),
+    /// Fit the evaluation's weights to game results (docs/tuning.md):
+    /// `tune datagen`, then `tune fit`.
+    Tune(commands::tune::TuneArgs),
 }
 
 fn main() -> ExitCode {
@@ -60,6 +63,7 @@ fn main() -> ExitCode {
         Command::Match(args) => commands::selfplay::run(args).map(|()| true),
         Command::Engine(args) => commands::engine::run(args).map(|()| true),
         Command::Serve(args) => commands::serve::run(args).map(|()| true),
+        Command::Tune(args) => commands::tune::run(args).map(|()| true),
         Command::Arena(args) => std::env::current_exe()
             .map_err(anyhow::Error::from)
             .and_then(|exe| arena::run(registry::GAMES, exe, args.clone()))

@@ -2,30 +2,39 @@
 //!
 //! Material never changes in Adiyukh, so the evaluation weighs what decides
 //! the final count, from White's side then turned to the side to move:
-//! - the score as it stands (pieces on the far halves), 100 per point;
+//! - the score as it stands (pieces on the far halves);
 //! - control: every piece in a column belongs to the column's owner while it
-//!   is buried, 12 per piece (tall columns weigh more);
+//!   is buried (tall columns weigh more);
 //! - advance: a column still on its owner's own half can carry its pieces
 //!   over, worth more the closer it stands to the middle;
-//! - a king on top (capturing power), 25;
-//! - mobility: quiet steps available, 4 each.
+//! - a king on top (capturing power);
+//! - mobility: quiet steps available.
 
-use board_core::Evaluate;
+use board_core::{Evaluate, Valuation, weighted_evaluation};
 
 use crate::board::{DARK, LOWER_HALF, shift};
 use crate::{Color, Move, Position, Square};
 
-const POINT: i32 = 100;
-const CONTROL: i32 = 12;
-const ADVANCE: i32 = 3;
-const KING: i32 = 25;
-const MOBILITY: i32 = 4;
+/// The features, from the side to move's view (its own minus the
+/// opponent's, as in the list above):
+/// - `points`: the side's score as it stands, less the even 12;
+/// - `control`: pieces in the columns the side owns;
+/// - `advance`: per column still on its owner's half, height × (rank from
+///   the owner's back row + 1);
+/// - `kings`: columns with a king on top;
+/// - `mobility`: quiet steps of the men.
+const FEATURE_NAMES: [&str; 5] = ["points", "control", "advance", "kings", "mobility"];
+
+/// The weight of each feature of [`FEATURE_NAMES`] (hand-set; a fit that won
+/// in the arena contradicts `tests/eval.rs`, see the README).
+pub const WEIGHTS: [i32; 5] = [100, 12, 3, 25, 4];
 
 impl Position {
-    /// The evaluation from White's side.
-    fn white_view(&self) -> i32 {
-        let score = self.score();
-        let mut value = POINT * (score.first as i32 - 12);
+    /// The features from White's side.
+    fn white_features(&self) -> [i32; 5] {
+        let mut control = 0;
+        let mut advance = 0;
+        let mut kings = 0;
         for sq in Square::all() {
             let col = self.column(sq);
             let Some(top) = col.top() else { continue };
@@ -35,14 +44,13 @@ impl Position {
                 Color::White => (1, i32::from(sq.rank())),
                 Color::Black => (-1, 7 - i32::from(sq.rank())),
             };
-            let mut own = CONTROL * height;
+            control += sign * height;
             if own_rank < 4 {
-                own += ADVANCE * height * (own_rank + 1);
+                advance += sign * height * (own_rank + 1);
             }
             if top.king {
-                own += KING;
+                kings += sign;
             }
-            value += sign * own;
         }
         let empty = DARK & !(self.white | self.black);
         let white_men = self.white & !self.kings;
@@ -50,18 +58,27 @@ impl Position {
         let steps = |men: u64, dirs: [usize; 2]| -> i32 {
             dirs.iter().map(|&d| (shift(men, d) & empty).count_ones() as i32).sum()
         };
-        value += MOBILITY * (steps(white_men, [0, 1]) - steps(black_men, [2, 3]));
-        value
+        let points = self.score().first as i32 - 12;
+        let mobility = steps(white_men, [0, 1]) - steps(black_men, [2, 3]);
+        [points, control, advance, kings, mobility]
     }
 }
 
 impl Evaluate for Position {
+    const FEATURE_NAMES: &'static [&'static str] = &FEATURE_NAMES;
+    const WEIGHTS: &'static [i32] = &WEIGHTS;
+
     fn evaluate(&self) -> i32 {
-        let value = match self.side {
-            Color::White => self.white_view(),
-            Color::Black => -self.white_view(),
+        weighted_evaluation(self)
+    }
+
+    fn features(&self, out: &mut [i32]) -> Valuation {
+        let sign = match self.side {
+            Color::White => 1,
+            Color::Black => -1,
         };
-        value.clamp(-20_000, 20_000)
+        out.copy_from_slice(&self.white_features().map(|value| sign * value));
+        Valuation::Weighted
     }
 
     /// Long captures first, then steps that promote or cross the middle.

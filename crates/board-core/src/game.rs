@@ -227,6 +227,62 @@ pub trait Evaluate: Game {
     fn probe(&self) -> Option<Proven> {
         None
     }
+    /// The names of the evaluation's features, in the order
+    /// [`features`](Evaluate::features) writes them (at most [`MAX_FEATURES`]).
+    /// Empty for an evaluation that is not a weighted sum.
+    const FEATURE_NAMES: &'static [&'static str] = &[];
+
+    /// The weight of each feature, as many as [`FEATURE_NAMES`](Evaluate::FEATURE_NAMES).
+    const WEIGHTS: &'static [i32] = &[];
+
+    /// Writes the position's features (side to move's view) into `out`, which
+    /// holds one slot per feature name, and says how the position is valued:
+    /// by the weighted sum of the features, or by a fixed value (a decided
+    /// position), in which case `out` means nothing.
+    ///
+    /// A game that overrides it implements [`evaluate`](Evaluate::evaluate)
+    /// as [`weighted_evaluation`]; the default (no features) values every
+    /// position by `evaluate` as it is.
+    fn features(&self, _out: &mut [i32]) -> Valuation {
+        Valuation::Fixed(self.evaluate())
+    }
+}
+
+/// The most features an evaluation may have ([`Evaluate::FEATURE_NAMES`]).
+pub const MAX_FEATURES: usize = 16;
+
+/// How an evaluation values a position ([`Evaluate::features`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Valuation {
+    /// By the weighted sum of its features.
+    Weighted,
+    /// By this value, whatever the weights.
+    Fixed(i32),
+}
+
+/// The evaluation as the weighted sum of the features, within ±20 000; for
+/// games whose [`Evaluate::features`] describes their evaluation. Allocates
+/// nothing (the features go into an array on the stack).
+pub fn weighted_evaluation<E: Evaluate>(pos: &E) -> i32 {
+    let mut features = [0; MAX_FEATURES];
+    let weights = E::WEIGHTS;
+    match pos.features(&mut features[..weights.len()]) {
+        Valuation::Weighted => dot(weights, &features).clamp(-20_000, 20_000),
+        Valuation::Fixed(value) => value,
+    }
+}
+
+/// Writes `own[i] - theirs[i]` into `out` (as many as fit): the features of
+/// an evaluation that counts the same things for both sides.
+pub fn write_difference<const N: usize>(out: &mut [i32], own: [i32; N], theirs: [i32; N]) {
+    for ((slot, a), b) in out.iter_mut().zip(own).zip(theirs) {
+        *slot = a - b;
+    }
+}
+
+/// The sum of `weights[i] * features[i]` over the shorter of the two.
+pub fn dot(weights: &[i32], features: &[i32]) -> i32 {
+    weights.iter().zip(features).map(|(w, f)| w * f).sum()
 }
 
 /// A position's value at perfect play, for the side to move; distances in

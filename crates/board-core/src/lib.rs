@@ -48,7 +48,9 @@ pub mod prelude {
 
 pub use dynamic::DynGame;
 pub use error::{IllegalMoveError, MoveError, MoveSyntaxError, PositionError, UnknownVariant};
-pub use game::{Evaluate, Game, Proven};
+pub use game::{
+    Evaluate, Game, MAX_FEATURES, Proven, Valuation, dot, weighted_evaluation, write_difference,
+};
 pub use outcome::Outcome;
 pub use player::{ByPlayer, Player};
 pub use rng::{Rng, zobrist_keys};

@@ -1,21 +1,24 @@
 //! The static evaluation for alpha-beta: material, pawns in the town and on
 //! the wall, and threats on the four lines into the bazaar.
 
-use board_core::{Evaluate, Game, Player};
+use board_core::{Evaluate, Game, Player, Valuation, weighted_evaluation, write_difference};
 
 use crate::board::{SQUARES, TOWN, WALL};
 use crate::{City, Move, Square};
 
-/// A pawn.
-const PAWN: i32 = 100;
-/// Extra for a pawn on the wall: one step from the town.
-const ON_WALL: i32 = 20;
-/// Extra for a pawn in the town: it can reach a line into the bazaar.
-const IN_TOWN: i32 = 45;
-/// Extra for a town pawn on one of the four lines into the bazaar.
-const ON_LINE: i32 = 25;
-/// The side to move faces one threat on the bazaar: it must answer it.
-const FACING_THREAT: i32 = 150;
+/// The features, side to move's view:
+/// - `pawns`, `on_wall`, `in_town`, `on_line`: own pawns minus the opponent's,
+///   all of them, those on the wall (one step from the town), those in the
+///   town (they can reach a line into the bazaar), and those of the town on
+///   one of the four lines into the bazaar;
+/// - `facing_threat`: 1 when the side to move faces one threat on the bazaar
+///   and must answer it.
+const FEATURE_NAMES: [&str; 5] = ["pawns", "on_wall", "in_town", "on_line", "facing_threat"];
+
+/// The weight of each feature of [`FEATURE_NAMES`] (hand-set: a fit to
+/// self-play games lost in the arena, see the README).
+pub const WEIGHTS: [i32; 5] = [100, 20, 45, 25, -150];
+
 /// A result that is certain within two plies (but not yet played out).
 const DECIDED: i32 = 10_000;
 
@@ -52,34 +55,42 @@ impl City {
             .count() as u32
     }
 
-    /// Material and placement of `player`'s pawns.
-    fn placement(&self, player: Player) -> i32 {
+    /// `player`'s pawns: all, on the wall, in the town, on the lines.
+    fn placement(&self, player: Player) -> [i32; 4] {
         let own = self.pawns_of(player);
-        PAWN * own.count_ones() as i32
-            + ON_WALL * (own & WALL).count_ones() as i32
-            + IN_TOWN * (own & TOWN).count_ones() as i32
-            + ON_LINE * (own & LINES).count_ones() as i32
+        [own, own & WALL, own & TOWN, own & LINES].map(|set| set.count_ones() as i32)
     }
 }
 
 impl Evaluate for City {
-    /// From the side to move: a threat of its own wins next move; two enemy
-    /// threats cannot both be parried; otherwise material and placement, less
-    /// a tempo penalty for having to answer one threat.
+    const FEATURE_NAMES: &'static [&'static str] = &FEATURE_NAMES;
+    const WEIGHTS: &'static [i32] = &WEIGHTS;
+
     fn evaluate(&self) -> i32 {
+        weighted_evaluation(self)
+    }
+
+    /// From the side to move: a threat of its own wins next move and two
+    /// enemy threats cannot both be parried (fixed values); otherwise
+    /// material and placement, and whether it has to answer one threat.
+    fn features(&self, out: &mut [i32]) -> Valuation {
         let us = self.side_to_move();
         let them = us.other();
         if let Some(outcome) = self.outcome() {
-            return if outcome.winner == Some(us) { DECIDED } else { -DECIDED };
+            return Valuation::Fixed(if outcome.winner == Some(us) { DECIDED } else { -DECIDED });
         }
         if self.bazaar_threats(us) > 0 {
-            return DECIDED;
+            return Valuation::Fixed(DECIDED);
         }
         let threats = self.bazaar_threats(them);
         if threats >= 2 {
-            return -DECIDED;
+            return Valuation::Fixed(-DECIDED);
         }
-        self.placement(us) - self.placement(them) - FACING_THREAT * threats as i32
+        write_difference(out, self.placement(us), self.placement(them));
+        if let Some(slot) = out.get_mut(4) {
+            *slot = threats as i32;
+        }
+        Valuation::Weighted
     }
 
     /// Entering the bazaar first, then captures (of town pawns before others),

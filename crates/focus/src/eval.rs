@@ -1,44 +1,58 @@
 //! A static evaluation for alpha-beta search.
 
-use board_core::{Evaluate, Game, Player};
+use board_core::{Evaluate, Game, Player, Valuation, weighted_evaluation, write_difference};
 
 use crate::board::{MAX_HEIGHT, Square};
 use crate::moves::Move;
 use crate::position::Position;
 
-/// Each stack a player controls, before its height counts.
-const STACK: i32 = 40;
-/// Each piece under a player's control (in a stack they own).
-const CONTROLLED_PIECE: i32 = 20;
-/// Each piece in reserve: it can be dropped on any stack to take it over.
-const RESERVE_PIECE: i32 = 100;
-/// Each enemy piece captured: gone for good.
-const CAPTURED_PIECE: i32 = 150;
-/// Each stack move available.
-const MOBILITY: i32 = 2;
+/// The features, each the side to move's count minus the opponent's:
+/// - `stacks`: stacks the player controls, whatever their height;
+/// - `controlled`: pieces in those stacks;
+/// - `reserve`: pieces in reserve (each can be dropped to take a stack over);
+/// - `captured`: enemy pieces captured, gone for good;
+/// - `mobility`: stack moves available.
+const FEATURE_NAMES: [&str; 5] = ["stacks", "controlled", "reserve", "captured", "mobility"];
+
+/// The weight of each feature of [`FEATURE_NAMES`], fitted to self-play
+/// games (docs/tuning.md; the hand-set weights were `[40, 20, 100, 150, 2]`):
+// igroteka tune datagen --game focus --games 200 --depth 3 --seed 2 --out focus3.jsonl
+// igroteka tune fit --game focus --data focus3.jsonl --start 40,20,100,150,2 --freeze reserve,captured
+pub const WEIGHTS: [i32; 5] = [-62, 68, 100, 150, -2];
 
 impl Position {
-    /// `player`'s side of the evaluation, from their point of view.
-    fn material(&self, player: Player) -> i32 {
-        let stacks: i32 = Square::ALL
-            .iter()
-            .filter_map(|&sq| self.stack(sq))
-            .filter(|stack| stack.owner() == player)
-            .map(|stack| STACK + CONTROLLED_PIECE * stack.height() as i32)
-            .sum();
-        stacks
-            + RESERVE_PIECE * i32::from(self.reserve(player))
-            + CAPTURED_PIECE * i32::from(self.captured(player))
-            + MOBILITY * self.stack_mobility(player) as i32
+    /// `player`'s features alone.
+    fn side_features(&self, player: Player) -> [i32; 5] {
+        let (mut stacks, mut controlled) = (0, 0);
+        for stack in Square::ALL.iter().filter_map(|&sq| self.stack(sq)) {
+            if stack.owner() == player {
+                stacks += 1;
+                controlled += stack.height() as i32;
+            }
+        }
+        [
+            stacks,
+            controlled,
+            i32::from(self.reserve(player)),
+            i32::from(self.captured(player)),
+            self.stack_mobility(player) as i32,
+        ]
     }
 }
 
-/// Stacks controlled and their heights, reserve pieces, captured pieces and
-/// stack mobility, each side's sum, side to move minus opponent.
 impl Evaluate for Position {
+    const FEATURE_NAMES: &'static [&'static str] = &FEATURE_NAMES;
+    const WEIGHTS: &'static [i32] = &WEIGHTS;
+
     fn evaluate(&self) -> i32 {
+        weighted_evaluation(self)
+    }
+
+    fn features(&self, out: &mut [i32]) -> Valuation {
         let me = self.side_to_move();
-        (self.material(me) - self.material(me.other())).clamp(-20_000, 20_000)
+        let (own, theirs) = (self.side_features(me), self.side_features(me.other()));
+        write_difference(out, own, theirs);
+        Valuation::Weighted
     }
 
     /// Captures first, then moves that send own pieces back to the reserve,

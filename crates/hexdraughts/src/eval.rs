@@ -1,26 +1,33 @@
 //! Static evaluation for alpha-beta: material (kings weighted), advancement
 //! of men, mobility and the guard of the back rows.
 
-use board_core::{Evaluate, Game, Player};
+use board_core::{Evaluate, Game, Player, Valuation, weighted_evaluation, write_difference};
 
 use crate::board::{ALL_FIELDS, Direction, FIELD_COUNT, Field, bits_of, row_bits};
 use crate::moves::Move;
 use crate::position::{Position, promotion_row};
 use crate::text::Kind;
 
-/// A man is worth 100.
-pub const MAN_VALUE: i32 = 100;
-/// A flying king is worth three men.
-pub const KING_VALUE: i32 = 300;
-/// Per row a man has advanced from its own back row.
-const ADVANCE: i32 = 3;
-/// Per empty field next to a piece that it could step to.
-const MOBILITY: i32 = 2;
-/// Per man still guarding one of its own two back rows.
-const GUARD: i32 = 6;
+/// The features, each the side to move's count minus the opponent's:
+/// - `men`, `kings`: material;
+/// - `guard`: men still on one of their own two back rows;
+/// - `advance`: rows the men have advanced from their own back row, summed;
+/// - `mobility`: empty fields next to a piece that it could step to.
+const FEATURE_NAMES: [&str; 5] = ["men", "kings", "guard", "advance", "mobility"];
 
-/// The score of `player`'s pieces alone.
-fn side_score(pos: &Position, player: Player) -> i32 {
+/// The weight of each feature of [`FEATURE_NAMES`], fitted to self-play
+/// games (docs/tuning.md; the hand-set weights were `[100, 300, 6, 3, 2]`):
+// igroteka tune datagen --game hexdraughts --games 200 --depth 3 --seed 2 --out hex3.jsonl
+// igroteka tune fit --game hexdraughts --data hex3.jsonl --start 100,300,6,3,2 --freeze advance,guard
+pub const WEIGHTS: [i32; 5] = [132, 476, 6, 3, -28];
+
+/// A man is worth 100.
+pub const MAN_VALUE: i32 = WEIGHTS[0];
+/// A flying king is worth three men.
+pub const KING_VALUE: i32 = WEIGHTS[1];
+
+/// The features of `player`'s pieces alone.
+fn side_features(pos: &Position, player: Player) -> [i32; 5] {
     let own = pos.bits(player);
     let kings = own & pos.king_bits();
     let men = own & !kings;
@@ -33,11 +40,13 @@ fn side_score(pos: &Position, player: Player) -> i32 {
         pos.sides(player).forward.iter().map(|dir| (dir.shift(men) & empty).count_ones()).sum();
     let king_reach: u32 =
         Direction::ALL.iter().map(|dir| (dir.shift(kings) & empty).count_ones()).sum();
-    MAN_VALUE * men.count_ones() as i32
-        + KING_VALUE * kings.count_ones() as i32
-        + GUARD * (men & back_rows).count_ones() as i32
-        + ADVANCE * advance as i32
-        + MOBILITY * (men_reach + king_reach) as i32
+    [
+        men.count_ones() as i32,
+        kings.count_ones() as i32,
+        (men & back_rows).count_ones() as i32,
+        advance as i32,
+        (men_reach + king_reach) as i32,
+    ]
 }
 
 impl Position {
@@ -50,11 +59,19 @@ impl Position {
 }
 
 impl Evaluate for Position {
-    /// Material, advancement, mobility and back-row guard of the side to
-    /// move minus the same for the opponent (at most about ±7 000).
+    const FEATURE_NAMES: &'static [&'static str] = &FEATURE_NAMES;
+    const WEIGHTS: &'static [i32] = &WEIGHTS;
+
+    /// The weighted features (at most about ±7 000).
     fn evaluate(&self) -> i32 {
+        weighted_evaluation(self)
+    }
+
+    fn features(&self, out: &mut [i32]) -> Valuation {
         let us = self.side_to_move();
-        side_score(self, us) - side_score(self, us.other())
+        let (own, theirs) = (side_features(self, us), side_features(self, us.other()));
+        write_difference(out, own, theirs);
+        Valuation::Weighted
     }
 
     /// Captures first (the more pieces the better), then moves that promote.

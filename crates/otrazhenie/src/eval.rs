@@ -1,6 +1,6 @@
 //! The static evaluation alpha-beta search uses.
 
-use board_core::{Evaluate, Proven};
+use board_core::{Evaluate, Proven, Valuation, weighted_evaluation};
 
 use crate::rules::Tally;
 use crate::square::orthogonal_neighbours;
@@ -8,43 +8,55 @@ use crate::{Move, Position, Tablebase};
 
 /// The value of a lost position (no checker or no move left) for the side to move.
 const LOST: i32 = -10_000;
-/// One checker; the game is about taking both of the opponent's.
-const CHECKER: i32 = 1_000;
-/// Being to move with a capture at hand: nearly a checker won.
-const CAPTURE_AT_HAND: i32 = 600;
-/// Being to move with the opponent's last checker capturable: the game is won.
-const WIN_AT_HAND: i32 = 8_000;
-/// Each of our checkers the opponent could capture if it were its turn.
-const THREATENED: i32 = 150;
-/// Per quiet move more than the opponent has.
-const MOBILITY: i32 = 3;
-/// Per blocked side of a lone checker: a hemmed-in last checker can be left
-/// without a move, which loses.
-const HEMMED: i32 = 60;
+
+/// The features, side to move's view:
+/// - `checkers`: own checkers minus the opponent's (the game is about taking
+///   both of the opponent's);
+/// - `capture_at_hand`: 1 when the side to move can capture (not the last
+///   enemy checker): nearly a checker won;
+/// - `win_at_hand`: 1 when it can capture the opponent's last checker;
+/// - `threatened`: when it cannot capture, its checkers the opponent could
+///   capture if it were its turn;
+/// - `mobility`: own quiet moves minus the opponent's;
+/// - `hemmed`: blocked sides (board edge or a checker) of a lone own checker
+///   minus those of a lone enemy one: a hemmed-in last checker can be left
+///   without a move, which loses.
+const FEATURE_NAMES: [&str; 6] =
+    ["checkers", "capture_at_hand", "win_at_hand", "threatened", "mobility", "hemmed"];
+
+/// The weight of each feature of [`FEATURE_NAMES`] (hand-set).
+pub const WEIGHTS: [i32; 6] = [1_000, 600, 8_000, -150, 3, -60];
 
 impl Evaluate for Position {
-    /// From the side to move's view: material (1000 a checker) dominates; then
-    /// capture options (ours now, the opponent's next), mobility, and the
-    /// safety of a lone checker near the edges, where it can be trapped.
-    /// Finished positions score -10 000 for the side to move.
+    const FEATURE_NAMES: &'static [&'static str] = &FEATURE_NAMES;
+    const WEIGHTS: &'static [i32] = &WEIGHTS;
+
     fn evaluate(&self) -> i32 {
+        weighted_evaluation(self)
+    }
+
+    /// Material dominates; then capture options (ours now, the opponent's
+    /// next), mobility, and the safety of a lone checker near the edges.
+    /// Finished positions are fixed at -10 000 for the side to move.
+    fn features(&self, out: &mut [i32]) -> Valuation {
         let (own, enemy) = self.sides();
         let mine = Tally::of(own, enemy);
         if own == 0 || mine.moves() == 0 {
-            return LOST;
+            return Valuation::Fixed(LOST);
         }
         let theirs = Tally::of(enemy, own);
-        let (own_count, enemy_count) = (own.count_ones() as i32, enemy.count_ones() as i32);
-        let mut score = CHECKER * (own_count - enemy_count);
-        if mine.targets != 0 {
-            score += if enemy_count == 1 { WIN_AT_HAND } else { CAPTURE_AT_HAND };
-        } else {
-            score -= THREATENED * theirs.targets.count_ones() as i32;
-        }
-        score += MOBILITY * (mine.quiet as i32 - theirs.quiet as i32);
-        score -= HEMMED * hemmed_sides(own, enemy);
-        score += HEMMED * hemmed_sides(enemy, own);
-        score
+        let enemy_count = enemy.count_ones() as i32;
+        let can_capture = mine.targets != 0;
+        let values = [
+            own.count_ones() as i32 - enemy_count,
+            i32::from(can_capture && enemy_count != 1),
+            i32::from(can_capture && enemy_count == 1),
+            if can_capture { 0 } else { theirs.targets.count_ones() as i32 },
+            mine.quiet as i32 - theirs.quiet as i32,
+            hemmed_sides(own, enemy) - hemmed_sides(enemy, own),
+        ];
+        out.copy_from_slice(&values);
+        Valuation::Weighted
     }
 
     /// Captures first, a capture of the last enemy checker before all.

@@ -15,6 +15,7 @@ use std::time::Instant;
 
 use board_core::{
     ByPlayer, Describe, DynGame, Evaluate, Game, PositionError, Proven, Rng, UnknownVariant,
+    Valuation,
 };
 
 use crate::{AlphaBeta, Info, Limits, Mcts, Score, random_move};
@@ -224,6 +225,14 @@ pub trait SearchGame: DynGame {
 
     /// A boxed copy.
     fn clone_search(&self) -> Box<dyn SearchGame>;
+
+    /// The evaluation's feature names and weights
+    /// ([`Evaluate::FEATURE_NAMES`], [`Evaluate::WEIGHTS`]).
+    fn evaluation_terms(&self) -> (&'static [&'static str], &'static [i32]);
+
+    /// The position's features in `out` (resized to one per name) and how it
+    /// is valued ([`Evaluate::features`]).
+    fn eval_features(&self, out: &mut Vec<i32>) -> Valuation;
 }
 
 impl<G: Evaluate + Describe> SearchGame for G {
@@ -277,6 +286,16 @@ impl<G: Evaluate + Describe> SearchGame for G {
 
     fn clone_search(&self) -> Box<dyn SearchGame> {
         Box::new(self.clone())
+    }
+
+    fn evaluation_terms(&self) -> (&'static [&'static str], &'static [i32]) {
+        (G::FEATURE_NAMES, G::WEIGHTS)
+    }
+
+    fn eval_features(&self, out: &mut Vec<i32>) -> Valuation {
+        out.clear();
+        out.resize(G::FEATURE_NAMES.len(), 0);
+        self.features(out)
     }
 }
 

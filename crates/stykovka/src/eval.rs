@@ -1,21 +1,25 @@
 //! Static evaluation for alpha-beta: connectivity, spread and crash danger.
 
-use board_core::Evaluate;
+use board_core::{Evaluate, Valuation, weighted_evaluation};
 
 use crate::board::{INTERIOR, enclosed, flood, orthogonal_neighbours};
 use crate::rules::docked;
 use crate::{Move, Position, Square};
 
-/// Penalty per orthogonal group beyond the first.
-const GROUP: i32 = 60;
-/// Penalty per square of total Manhattan distance to the group's centre of mass.
-const SPREAD: i32 = 6;
-/// Bonus per enemy checker one enemy neighbour away from a crash (we move next).
-const CRASH_THREAT: i32 = 150;
-/// Penalty per own checker one enemy neighbour away from a crash.
-const CRASH_DANGER: i32 = 70;
-/// Bonus for moving.
-const TEMPO: i32 = 10;
+/// The features, side to move's view:
+/// - `groups`: own orthogonally connected groups minus the opponent's;
+/// - `spread`: total Manhattan distance of own checkers to their centre of
+///   mass (whole squares, rounded down) minus the opponent's;
+/// - `crash_threats`: enemy checkers one own move from a crash (we move next);
+/// - `crash_dangers`: own checkers one enemy move from a crash;
+/// - `tempo`: 1, for being the side to move.
+const FEATURE_NAMES: [&str; 5] = ["groups", "spread", "crash_threats", "crash_dangers", "tempo"];
+
+/// The weight of each feature of [`FEATURE_NAMES`], fitted to self-play
+/// games (docs/tuning.md; the hand-set weights were `[-60, -6, 150, -70, 10]`):
+// igroteka tune datagen --game stykovka --games 200 --depth 3 --seed 2 --out stykovka3.jsonl
+// igroteka tune fit --game stykovka --data stykovka3.jsonl --start=-60,-6,150,-70,10 --freeze groups,tempo
+pub const WEIGHTS: [i32; 5] = [-60, -27, 325, -132, 10];
 /// The priority of a move that crashes an enemy checker, which wins.
 const CRASHES: i32 = 10_000;
 /// The priority of a move that docks, which wins.
@@ -71,22 +75,32 @@ fn near_crashes(bits: u64, enemy: u64) -> i32 {
     count
 }
 
-/// How well placed the checkers `own` are, ignoring crash danger.
-fn shape(own: u64) -> i32 {
-    let n = own.count_ones().max(1) as i32;
-    -GROUP * (groups(own) - 1) - SPREAD * spread(own) / n
+/// The total Manhattan distance of the checkers `own` to their centre of mass.
+fn spread_squares(own: u64) -> i32 {
+    spread(own) / own.count_ones().max(1) as i32
 }
 
 impl Evaluate for Position {
-    /// Side to move's view: fewer groups and a tighter spread than the
-    /// opponent, plus threats to crash enemy checkers and minus own checkers
-    /// close to a crash. Stays within a few thousand.
+    const FEATURE_NAMES: &'static [&'static str] = &FEATURE_NAMES;
+    const WEIGHTS: &'static [i32] = &WEIGHTS;
+
+    /// Stays within a few thousand.
     fn evaluate(&self) -> i32 {
+        weighted_evaluation(self)
+    }
+
+    /// Fewer groups and a tighter spread than the opponent, threats to crash
+    /// enemy checkers, own checkers close to a crash, the tempo.
+    fn features(&self, out: &mut [i32]) -> Valuation {
         let (own, enemy) = self.own_and_enemy();
-        let value = shape(own) - shape(enemy) + CRASH_THREAT * near_crashes(enemy, own)
-            - CRASH_DANGER * near_crashes(own, enemy)
-            + TEMPO;
-        value.clamp(-20_000, 20_000)
+        out.copy_from_slice(&[
+            groups(own) - groups(enemy),
+            spread_squares(own) - spread_squares(enemy),
+            near_crashes(enemy, own),
+            near_crashes(own, enemy),
+            1,
+        ]);
+        Valuation::Weighted
     }
 
     /// Winning moves (a crash or own docking) first, then displacements, then

@@ -9,3 +9,4 @@ pub mod selfplay;
 pub mod serve;
 pub mod show;
 pub mod solve;
+pub mod tune;

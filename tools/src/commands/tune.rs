@@ -1,0 +1,624 @@
+//! `igroteka tune`: evaluation weights fitted to game results (docs/tuning.md).
+//!
+//! `datagen` plays games (or reads arena records) and writes quiet positions
+//! with the game's result as JSON lines; `fit` fits the weights of the game's
+//! evaluation to them, Texel-style: the scale `K` of `sigmoid(eval / K)` first,
+//! then the weights by local search, minimising the mean squared error between
+//! `sigmoid(eval / K)` and the result.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use arena::{GameRecord, Termination};
+use board_core::{Outcome, Player, Rng, Valuation, dot};
+use clap::{Args, Subcommand};
+use search::{EngineKind, GameEntry, Limits, Memory, Score, SearchGame, Think};
+use serde::{Deserialize, Serialize};
+
+use crate::position::{base_position, play_all};
+
+/// `igroteka tune datagen ...` or `igroteka tune fit ...`.
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    #[command(subcommand)]
+    step: TuneStep,
+}
+
+#[derive(Subcommand, Debug)]
+enum TuneStep {
+    /// Write quiet positions with their game's result (JSON lines).
+    Datagen(DatagenArgs),
+    /// Fit the evaluation's weights to the positions of `datagen`.
+    Fit(FitArgs),
+}
+
+/// The flags of `tune datagen`.
+#[derive(Args, Debug)]
+pub struct DatagenArgs {
+    /// The game.
+    #[arg(long, short)]
+    game: String,
+    /// The variant (default: the game's first).
+    #[arg(long)]
+    variant: Option<String>,
+    /// Self-play games to play.
+    #[arg(long, default_value_t = 200)]
+    games: u32,
+    /// Read the games from arena records (JSONL) instead of playing them.
+    #[arg(long, value_name = "FILE")]
+    from_arena: Option<PathBuf>,
+    /// Where to write the positions.
+    #[arg(long)]
+    out: PathBuf,
+    /// Alpha-beta depth of the self-play moves and of the quietness check.
+    #[arg(long, default_value_t = 2)]
+    depth: u32,
+    /// Alpha-beta node limit instead of a depth.
+    #[arg(long, conflicts_with = "depth")]
+    nodes: Option<u64>,
+    /// Seed of the random opening plies and of the sampling.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Random plies that open each self-play game (not sampled).
+    #[arg(long, default_value_t = 8)]
+    random_plies: u32,
+    /// Positions sampled per game at most.
+    #[arg(long, default_value_t = 16)]
+    per_game: usize,
+    /// A position is quiet when the search's value differs from the static
+    /// evaluation by at most this much.
+    #[arg(long, default_value_t = 150)]
+    max_swing: i32,
+    /// Ply cap of a self-play game (default: the game's own).
+    #[arg(long)]
+    max_plies: Option<u32>,
+}
+
+/// The flags of `tune fit`.
+#[derive(Args, Debug)]
+pub struct FitArgs {
+    /// The game.
+    #[arg(long, short)]
+    game: String,
+    /// Positions written by `tune datagen`.
+    #[arg(long)]
+    data: PathBuf,
+    /// Passes of the local search over all weights at most.
+    #[arg(long, default_value_t = 200)]
+    iterations: u32,
+    /// Start from these weights (comma-separated, one per feature) instead
+    /// of the compiled ones.
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    start: Option<Vec<i32>>,
+    /// Features whose weights stay as they are (comma-separated names).
+    #[arg(long, value_delimiter = ',')]
+    freeze: Vec<String>,
+}
+
+/// One sampled position: `result` is the game's result for the side to move
+/// in `fen` (1 won, 0.5 drawn, 0 lost).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sample {
+    /// The game's name.
+    pub game: String,
+    /// Its variant.
+    pub variant: String,
+    /// The position text.
+    pub fen: String,
+    /// The result for the side to move.
+    pub result: f64,
+}
+
+pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
+    match &args.step {
+        TuneStep::Datagen(args) => datagen(args),
+        TuneStep::Fit(args) => fit_command(args),
+    }
+}
+
+/// Reads `reader` line by line through [`protocol::Lines`] (1 MiB a line at
+/// most), calling `each` with the 1-based line number and the trimmed line;
+/// blank lines are skipped. An over-long line, invalid UTF-8 or an error of
+/// `each` stops the reading with an error naming the line.
+fn for_each_line(
+    reader: impl BufRead,
+    name: &Path,
+    mut each: impl FnMut(usize, &str) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    for (number, line) in (1..).zip(protocol::Lines::new(reader)) {
+        let line = line.with_context(|| format!("reading {}", name.display()))?;
+        let line = line.trim();
+        if !line.is_empty() {
+            each(number, line).with_context(|| format!("{} line {number}", name.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// One JSON record of type `T` from a line; the error gives serde's reason
+/// and the column.
+fn parse_json<T: serde::de::DeserializeOwned>(line: &str, what: &str) -> anyhow::Result<T> {
+    serde_json::from_str(line).map_err(|e| {
+        let text = e.to_string();
+        let reason = text.split(" at line ").next().unwrap_or(&text);
+        anyhow::anyhow!("not {what} (column {}: {reason})", e.column())
+    })
+}
+
+fn open(path: &Path) -> anyhow::Result<BufReader<File>> {
+    Ok(BufReader::new(File::open(path).with_context(|| format!("cannot open {}", path.display()))?))
+}
+
+// ---- datagen ------------------------------------------------------------
+
+/// Positions of one game worth sampling, with the side to move in each.
+struct GamePositions {
+    quiet: Vec<(String, Player)>,
+    /// The first player's points (1, ½, 0).
+    first_points: f64,
+}
+
+fn datagen(args: &DatagenArgs) -> anyhow::Result<()> {
+    let entry = crate::registry::game(&args.game)?;
+    let variant =
+        entry.start(args.variant.as_deref().unwrap_or(entry.default_variant()))?.variant();
+    let limits = match args.nodes {
+        Some(nodes) => Limits::nodes(nodes),
+        None => Limits::depth(args.depth),
+    };
+    let think = Think {
+        engine: EngineKind::AlphaBeta,
+        limits,
+        seed: args.seed,
+        hash_mb: 16,
+        use_table: false,
+        ..Think::default()
+    };
+    let mut out = BufWriter::new(
+        File::create(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?,
+    );
+    let mut rng = Rng::new(args.seed);
+    let mut written = 0usize;
+    let mut games = 0u32;
+    let mut write_game = |game: GamePositions, rng: &mut Rng| -> anyhow::Result<()> {
+        let mut quiet = game.quiet;
+        // A partial Fisher-Yates shuffle picks `per_game` positions at random.
+        let take = quiet.len().min(args.per_game);
+        for i in 0..take {
+            let j = i + rng.below(quiet.len() - i);
+            quiet.swap(i, j);
+        }
+        for (fen, side) in quiet.into_iter().take(take) {
+            let result =
+                if side == Player::First { game.first_points } else { 1.0 - game.first_points };
+            let sample =
+                Sample { game: entry.name.to_owned(), variant: variant.to_owned(), fen, result };
+            serde_json::to_writer(&mut out, &sample)?;
+            out.write_all(b"\n")?;
+            written += 1;
+        }
+        games += 1;
+        eprint!("\rgames {games} positions {written}");
+        Ok(())
+    };
+    let mut memory = Memory::default();
+    match &args.from_arena {
+        Some(path) => for_each_line(open(path)?, path, |_, line| {
+            let record: GameRecord = parse_json(line, "an arena game record")?;
+            if !record.game.eq_ignore_ascii_case(entry.name) {
+                bail!("a game of {}, not {}", record.game, entry.name);
+            }
+            if let Some(game) = arena_positions(entry, &record, &think, &mut memory, args)? {
+                write_game(game, &mut rng)?;
+            }
+            Ok(())
+        })?,
+        None => {
+            for _ in 0..args.games {
+                let game = self_play(entry, variant, &think, &mut memory, &mut rng, args)?;
+                write_game(game, &mut rng)?;
+            }
+        }
+    }
+    eprintln!();
+    out.flush()?;
+    println!("wrote {written} positions from {games} games to {}", args.out.display());
+    Ok(())
+}
+
+/// The first player's points of `outcome`.
+fn first_points(outcome: &Outcome) -> f64 {
+    match outcome.winner {
+        Some(Player::First) => 1.0,
+        Some(Player::Second) => 0.0,
+        None => 0.5,
+    }
+}
+
+/// Whether `pos` is quiet: valued by its features, and a search finds about
+/// the same value as the static evaluation. Returns the searched move too.
+fn search_quiet(
+    pos: &dyn SearchGame,
+    think: &Think,
+    memory: &mut Memory,
+    max_swing: i32,
+) -> (Option<String>, bool) {
+    memory.clear();
+    let (best, info) =
+        pos.think(think, memory, &std::sync::atomic::AtomicBool::new(false), &mut |_| {});
+    let mut features = Vec::new();
+    let quiet = match (pos.eval_features(&mut features), info.score) {
+        (Valuation::Weighted, Score::Cp(searched)) => {
+            let (_, weights) = pos.evaluation_terms();
+            (searched - dot(weights, &features)).abs() <= max_swing
+        }
+        _ => false,
+    };
+    (best, quiet)
+}
+
+/// One self-play game of alpha-beta against itself after random opening plies.
+fn self_play(
+    entry: &GameEntry,
+    variant: &str,
+    think: &Think,
+    memory: &mut Memory,
+    rng: &mut Rng,
+    args: &DatagenArgs,
+) -> anyhow::Result<GamePositions> {
+    let mut pos = entry.start(variant)?;
+    let cap = args.max_plies.unwrap_or(entry.default_max_plies);
+    let mut quiet = Vec::new();
+    for ply in 0.. {
+        if let Some(outcome) = pos.outcome() {
+            return Ok(GamePositions { quiet, first_points: first_points(&outcome) });
+        }
+        if ply >= cap {
+            break;
+        }
+        if ply < args.random_plies {
+            pos.play_random(rng);
+            continue;
+        }
+        let (best, is_quiet) = search_quiet(pos.as_ref(), think, memory, args.max_swing);
+        if is_quiet {
+            quiet.push((pos.position_text(), pos.side_to_move()));
+        }
+        let Some(best) = best else { bail!("alpha-beta found no move in an unfinished game") };
+        pos.play_move_text(&best)?;
+    }
+    Ok(GamePositions { quiet, first_points: first_points(&pos.adjudicate()) })
+}
+
+/// The quiet positions after the opening of an arena game; `None` for games
+/// an engine lost by a fault (their result says nothing of the position).
+fn arena_positions(
+    entry: &GameEntry,
+    record: &GameRecord,
+    think: &Think,
+    memory: &mut Memory,
+    args: &DatagenArgs,
+) -> anyhow::Result<Option<GamePositions>> {
+    if !matches!(record.termination, Termination::Normal | Termination::MaxPlies) {
+        return Ok(None);
+    }
+    let mut pos = base_position(entry, Some(&record.variant), record.fen.as_deref())?;
+    let opening = (record.opening_plies as usize).min(record.moves.len());
+    let moves: Vec<&str> = record.moves.iter().map(String::as_str).collect();
+    play_all(pos.as_mut(), &moves[..opening])?;
+    let mut quiet = Vec::new();
+    for (i, mv) in moves[opening..].iter().enumerate() {
+        if search_quiet(pos.as_ref(), think, memory, args.max_swing).1 {
+            quiet.push((pos.position_text(), pos.side_to_move()));
+        }
+        pos.play_move_text(mv).with_context(|| format!("move {} ({mv})", opening + i + 1))?;
+    }
+    Ok(Some(GamePositions { quiet, first_points: record.p1_points() }))
+}
+
+// ---- fit ----------------------------------------------------------------
+
+/// Positions as feature rows with their results.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Dataset {
+    /// How many features a row has.
+    pub width: usize,
+    /// The rows, one after another.
+    pub features: Vec<i32>,
+    /// One result per row, for the side to move.
+    pub results: Vec<f64>,
+}
+
+impl Dataset {
+    fn new(width: usize) -> Self {
+        Dataset { width, ..Dataset::default() }
+    }
+
+    fn push(&mut self, features: &[i32], result: f64) {
+        self.features.extend_from_slice(features);
+        self.results.push(result);
+    }
+
+    fn rows(&self) -> impl Iterator<Item = (&[i32], f64)> {
+        self.features.chunks_exact(self.width.max(1)).zip(self.results.iter().copied())
+    }
+
+    /// Mean squared error of `sigmoid(eval / k)` against the results, the
+    /// evaluation clamped as the engine's is.
+    pub fn error(&self, weights: &[i32], k: f64) -> f64 {
+        if self.results.is_empty() {
+            return 0.0;
+        }
+        let total: f64 = self
+            .rows()
+            .map(|(row, result)| {
+                let eval = f64::from(dot(weights, row).clamp(-20_000, 20_000));
+                let p = 1.0 / (1.0 + (-eval / k).exp());
+                (p - result) * (p - result)
+            })
+            .sum();
+        total / self.results.len() as f64
+    }
+}
+
+/// The `k` in `[1, 100 000]` that minimises the error of `weights`: a scan in
+/// steps of 10^0.05, then golden-section refinement around the best.
+pub fn fit_scale(data: &Dataset, weights: &[i32]) -> f64 {
+    let error = |log_k: f64| data.error(weights, 10f64.powf(log_k));
+    let step = 0.05;
+    let best = (0..=100).map(|i| f64::from(i) * step).fold((0.0, f64::INFINITY), |best, x| {
+        let e = error(x);
+        if e < best.1 { (x, e) } else { best }
+    });
+    let (mut lo, mut hi) = (best.0 - step, best.0 + step);
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let (a, b) = (hi - ratio * (hi - lo), lo + ratio * (hi - lo));
+        if error(a) < error(b) { hi = b } else { lo = a }
+    }
+    10f64.powf((lo + hi) / 2.0)
+}
+
+/// Local search on the weights with `k` fixed: each pass tries every weight a
+/// step up and down and keeps what lowers the error; a weight's step starts
+/// at a tenth of it and halves when neither direction helps. Stops after
+/// `passes` passes or when no unit step helps. Weights marked in `frozen`
+/// keep their value.
+pub fn fit_weights(
+    data: &Dataset,
+    start: &[i32],
+    frozen: &[bool],
+    k: f64,
+    passes: u32,
+) -> Vec<i32> {
+    let mut weights = start.to_vec();
+    let mut steps: Vec<i32> = start
+        .iter()
+        .enumerate()
+        .map(|(i, w)| if frozen.get(i) == Some(&true) { 0 } else { (w.abs() / 10).max(1) })
+        .collect();
+    let mut best = data.error(&weights, k);
+    for _ in 0..passes {
+        let mut improved = false;
+        for i in 0..weights.len() {
+            if steps[i] == 0 {
+                continue;
+            }
+            let mut moved = false;
+            for delta in [steps[i], -steps[i]] {
+                weights[i] += delta;
+                let e = data.error(&weights, k);
+                if e < best {
+                    best = e;
+                    moved = true;
+                    break;
+                }
+                weights[i] -= delta;
+            }
+            if moved {
+                improved = true;
+            } else if steps[i] > 1 {
+                steps[i] /= 2;
+                improved = true;
+            }
+        }
+        if !improved {
+            break;
+        }
+    }
+    weights
+}
+
+/// What `tune fit` found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fit {
+    /// The fitted scale.
+    pub k: f64,
+    /// The fitted weights.
+    pub weights: Vec<i32>,
+    /// Error of the old and the new weights on the training rows.
+    pub train: [f64; 2],
+    /// Error of the old and the new weights on the held-out rows.
+    pub held_out: [f64; 2],
+}
+
+/// Fits `k` then the weights not `frozen` on the rows not held out (every
+/// fifth row is).
+pub fn fit(data: &Dataset, start: &[i32], frozen: &[bool], passes: u32) -> Fit {
+    let (mut train, mut held) = (Dataset::new(data.width), Dataset::new(data.width));
+    for (i, (row, result)) in data.rows().enumerate() {
+        if i % 5 == 4 { held.push(row, result) } else { train.push(row, result) }
+    }
+    let k = fit_scale(&train, start);
+    let weights = fit_weights(&train, start, frozen, k, passes);
+    Fit {
+        k,
+        train: [train.error(start, k), train.error(&weights, k)],
+        held_out: [held.error(start, k), held.error(&weights, k)],
+        weights,
+    }
+}
+
+/// Reads the samples of `entry`'s game into feature rows; positions with a
+/// fixed value are counted, not kept.
+fn read_samples(
+    entry: &GameEntry,
+    reader: impl BufRead,
+    name: &Path,
+) -> anyhow::Result<(Dataset, usize)> {
+    let probe = entry.start(entry.default_variant())?;
+    let width = probe.evaluation_terms().0.len();
+    if width == 0 {
+        bail!("{}'s evaluation has no features to tune", entry.name);
+    }
+    let mut data = Dataset::new(width);
+    let mut fixed = 0;
+    let mut features = Vec::new();
+    for_each_line(reader, name, |_, line| {
+        let sample: Sample = parse_json(line, "a position record")?;
+        if !sample.game.eq_ignore_ascii_case(entry.name) {
+            bail!("a position of {}, not {}", sample.game, entry.name);
+        }
+        if !(0.0..=1.0).contains(&sample.result) {
+            bail!("result {} is not between 0 and 1", sample.result);
+        }
+        let pos = entry.from_text(&sample.fen, &sample.variant)?;
+        match pos.eval_features(&mut features) {
+            Valuation::Weighted => data.push(&features, sample.result),
+            Valuation::Fixed(_) => fixed += 1,
+        }
+        Ok(())
+    })?;
+    Ok((data, fixed))
+}
+
+fn fit_command(args: &FitArgs) -> anyhow::Result<()> {
+    let entry = crate::registry::game(&args.game)?;
+    let (data, fixed) = read_samples(entry, open(&args.data)?, &args.data)?;
+    let rows = data.results.len();
+    if rows < 5 {
+        bail!("{}: {rows} positions with features, too few to fit", args.data.display());
+    }
+    let (names, weights) = entry.start(entry.default_variant())?.evaluation_terms();
+    let weights = match &args.start {
+        Some(start) if start.len() != names.len() => {
+            bail!("--start: {} weights for {} features", start.len(), names.len())
+        }
+        Some(start) => start.as_slice(),
+        None => weights,
+    };
+    let mut frozen = vec![false; names.len()];
+    for name in &args.freeze {
+        let Some(i) = names.iter().position(|n| n.eq_ignore_ascii_case(name.trim())) else {
+            bail!(
+                "--freeze: {} has no feature '{name}' (features: {})",
+                entry.name,
+                names.join(", ")
+            );
+        };
+        frozen[i] = true;
+    }
+    let found = fit(&data, weights, &frozen, args.iterations);
+    println!("positions {rows} (held out {}), {fixed} with a fixed value skipped", rows / 5);
+    println!("K {:.1}", found.k);
+    println!("error old train {:.6} held-out {:.6}", found.train[0], found.held_out[0]);
+    println!("error new train {:.6} held-out {:.6}", found.train[1], found.held_out[1]);
+    for ((name, old), new) in names.iter().zip(weights).zip(&found.weights) {
+        println!("{name:<16} {old:>6} -> {new:>6}");
+    }
+    let command: Vec<String> = std::env::args().skip(1).collect();
+    println!("// igroteka {}", command.join(" "));
+    let list: Vec<String> = found.weights.iter().map(i32::to_string).collect();
+    println!("pub const WEIGHTS: [i32; {}] = [{}];", list.len(), list.join(", "));
+    io::stdout().flush()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows of random features with results drawn from known weights:
+    /// `sigmoid(w·f / k)` exactly (`noisy` false) or a win/loss drawn with
+    /// that probability.
+    fn synthetic(weights: &[i32], k: f64, rows: usize, noisy: bool) -> Dataset {
+        let mut rng = Rng::new(7);
+        let mut data = Dataset::new(weights.len());
+        for _ in 0..rows {
+            let row: Vec<i32> = weights.iter().map(|_| rng.below(13) as i32 - 6).collect();
+            let p = 1.0 / (1.0 + (-f64::from(dot(weights, &row)) / k).exp());
+            let result = if !noisy {
+                p
+            } else if rng.unit() < p {
+                1.0
+            } else {
+                0.0
+            };
+            data.push(&row, result);
+        }
+        data
+    }
+
+    /// The fit finds weights proportional to the true ones (the scale is
+    /// shared with `k`), starting from wrong ones.
+    fn recovers(noisy: bool, rows: usize, tolerance: f64) {
+        let truth = [100, 30, -50, 8];
+        let data = synthetic(&truth, 150.0, rows, noisy);
+        let start = [100, 10, -10, 40];
+        let found = fit(&data, &start, &[], 400);
+        assert!(found.train[1] < found.train[0], "{found:?}");
+        assert!(found.held_out[1] < found.held_out[0], "{found:?}");
+        let scale = f64::from(found.weights[0]) / 100.0;
+        for (w, t) in found.weights.iter().zip(truth) {
+            let expected = f64::from(t) * scale;
+            assert!(
+                (f64::from(*w) - expected).abs() <= tolerance * 100.0 * scale,
+                "weights {:?}, truth {truth:?} (scale {scale})",
+                found.weights
+            );
+        }
+    }
+
+    #[test]
+    fn fit_recovers_known_weights_from_exact_results() {
+        recovers(false, 2000, 0.03);
+    }
+
+    #[test]
+    fn fit_recovers_known_weights_from_game_results() {
+        recovers(true, 6000, 0.15);
+    }
+
+    #[test]
+    fn frozen_weights_keep_their_value() {
+        let truth = [100, 30, -50, 8];
+        let data = synthetic(&truth, 150.0, 2000, false);
+        let found = fit(&data, &[100, 10, -10, 40], &[false, true, false, false], 400);
+        assert_eq!(found.weights[1], 10);
+        assert_ne!(found.weights[2], -10);
+    }
+
+    #[test]
+    fn fit_scale_finds_the_k_of_the_data() {
+        let truth = [100, 30, -50, 8];
+        let k = fit_scale(&synthetic(&truth, 150.0, 2000, false), &truth);
+        assert!((k - 150.0).abs() < 1.0, "k {k}");
+    }
+
+    #[test]
+    fn lines_are_bounded_and_numbered() {
+        let long = format!("ok\n\n{}\n", "x".repeat(protocol::MAX_LINE_BYTES + 1));
+        let mut seen = Vec::new();
+        let err = for_each_line(long.as_bytes(), Path::new("f"), |n, line| {
+            seen.push((n, line.to_owned()));
+            Ok(())
+        })
+        .unwrap_err();
+        assert_eq!(seen, [(1, "ok".to_owned())]);
+        let limit = protocol::MAX_LINE_BYTES;
+        assert_eq!(format!("{err:#}"), format!("reading f: line 3 is longer than {limit} bytes"));
+    }
+}

@@ -226,3 +226,34 @@ fn won_positions_played_out_end_in_exactly_the_tables_distance() {
     }
     assert!(longest >= 7, "only short wins were tried (longest {longest})");
 }
+
+/// Drawn positions are played for the opponent's mistakes: from the (drawn)
+/// start, the engine playing from the table beats a random player by the
+/// rules, as the searching engine did before the table (the first drawing
+/// move alone let random hold every game to the ply cap).
+#[test]
+fn the_table_player_wins_drawn_games_against_random() {
+    let stop = AtomicBool::new(false);
+    let think = Think { limits: Limits::depth(1), ..Think::default() };
+    let mut wins = 0;
+    for seed in 0..6 {
+        let mut rng = Rng::new(seed);
+        let mut pos = Position::default_start();
+        let mut memory = Memory::default();
+        for _ in 0..Position::DEFAULT_MAX_PLIES {
+            if pos.is_over() {
+                break;
+            }
+            let mv = if pos.side_to_move() == board_core::Player::First {
+                pos.think(&think, &mut memory, &stop, &mut |_| {}).0.expect("a move")
+            } else {
+                search::random_move(&pos, &mut rng).expect("a move").to_string()
+            };
+            pos.play_text(&mv).expect("a legal move");
+        }
+        if pos.outcome().is_some_and(|end| end.winner == Some(board_core::Player::First)) {
+            wins += 1;
+        }
+    }
+    assert!(wins >= 5, "the table player won {wins} of 6 games against random");
+}

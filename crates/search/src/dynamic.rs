@@ -301,19 +301,22 @@ impl<G: Evaluate + Describe> SearchGame for G {
 
 /// The move the game's table rates best and the value it keeps, if the table
 /// knows every child (`None` too when there is no move); `probes` counts the
-/// positions looked up.
+/// positions looked up. Among moves of the same value the evaluation decides,
+/// so a drawn position is played for the opponent's mistakes (keeping
+/// material) rather than by the first drawing move.
 fn table_move<G: Evaluate>(pos: &G, probes: &mut u64) -> Option<(G::Move, Proven)> {
-    let mut best: Option<(G::Move, Proven)> = None;
+    let mut best: Option<(G::Move, Proven, i32)> = None;
     for mv in pos.legal_moves() {
         let mut child = pos.clone();
         child.play_unchecked(mv);
         *probes += 1;
         let value = child.probe()?.one_ply_back();
-        if best.is_none_or(|(_, kept)| value > kept) {
-            best = Some((mv, value));
+        let mine = -child.evaluate();
+        if best.is_none_or(|(_, kept, theirs)| (value, mine) > (kept, theirs)) {
+            best = Some((mv, value, mine));
         }
     }
-    best
+    best.map(|(mv, value, _)| (mv, value))
 }
 
 /// Plays from the game's table when it knows the position: the best move,

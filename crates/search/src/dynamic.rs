@@ -121,30 +121,31 @@ pub struct Memory {
 trait Table: Send {
     fn new_game(&mut self);
     fn as_any_mut(&mut self) -> &mut dyn Any;
-    fn is_for(&self, game: std::any::TypeId) -> bool;
 }
 
-impl<G: Evaluate> Table for AlphaBeta<G> {
-    fn new_game(&mut self) {
+/// A searcher's memory that a new game clears.
+trait Forget: Any + Send {
+    fn forget(&mut self);
+}
+
+impl<G: Evaluate> Forget for AlphaBeta<G> {
+    fn forget(&mut self) {
         self.clear();
+    }
+}
+
+impl<G: Game> Forget for Mcts<G> {
+    fn forget(&mut self) {
+        self.clear();
+    }
+}
+
+impl<T: Forget> Table for T {
+    fn new_game(&mut self) {
+        self.forget();
     }
     fn as_any_mut(&mut self) -> &mut dyn Any {
         self
-    }
-    fn is_for(&self, game: std::any::TypeId) -> bool {
-        game == std::any::TypeId::of::<G>()
-    }
-}
-
-impl<G: Game> Table for Mcts<G> {
-    fn new_game(&mut self) {
-        self.clear();
-    }
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
-    fn is_for(&self, game: std::any::TypeId) -> bool {
-        game == std::any::TypeId::of::<G>()
     }
 }
 
@@ -186,8 +187,8 @@ impl Memory {
         self.tree = None;
         let fits = self
             .table
-            .as_ref()
-            .is_some_and(|(mb, table)| *mb == hash_mb && table.is_for(std::any::TypeId::of::<G>()));
+            .as_mut()
+            .is_some_and(|(mb, table)| *mb == hash_mb && table.as_any_mut().is::<AlphaBeta<G>>());
         if !fits {
             self.table = Some((hash_mb, Box::new(AlphaBeta::<G>::new(hash_mb))));
         }

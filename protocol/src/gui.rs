@@ -57,10 +57,14 @@ pub enum GuiMessage {
         /// The deepest count.
         depth: u32,
     },
-    /// `bench [depth]`: search fixed positions to a fixed depth.
+    /// `bench [depth]`: search fixed positions to a fixed depth;
+    /// `bench movetime <ms>`: search each for a fixed time and report the
+    /// depth reached.
     Bench {
         /// The depth, or the default.
         depth: Option<u32>,
+        /// Milliseconds per position instead of a depth.
+        movetime: Option<u64>,
     },
 }
 
@@ -168,12 +172,23 @@ impl FromStr for GuiMessage {
             "perft" => {
                 GuiMessage::Perft { depth: number("perft", "depth", rest.first().copied())? }
             }
-            "bench" => GuiMessage::Bench {
-                depth: rest.first().map(|d| number("bench", "depth", Some(d))).transpose()?,
-            },
+            "bench" => parse_bench(&rest)?,
             _ => return Err(ParseError::new(format!("unknown command '{}'", quote(command)))),
         })
     }
+}
+
+fn parse_bench(rest: &[&str]) -> Result<GuiMessage, ParseError> {
+    Ok(match rest {
+        ["movetime", ms @ ..] => GuiMessage::Bench {
+            depth: None,
+            movetime: Some(number("bench", "movetime", ms.first().copied())?),
+        },
+        _ => GuiMessage::Bench {
+            depth: rest.first().map(|d| number("bench", "depth", Some(d))).transpose()?,
+            movetime: None,
+        },
+    })
 }
 
 fn parse_setoption(rest: &[&str]) -> Result<GuiMessage, ParseError> {
@@ -292,8 +307,9 @@ impl fmt::Display for GuiMessage {
             GuiMessage::Query(query) => write!(f, "query {query}"),
             GuiMessage::Display => f.write_str("d"),
             GuiMessage::Perft { depth } => write!(f, "perft {depth}"),
-            GuiMessage::Bench { depth: None } => f.write_str("bench"),
-            GuiMessage::Bench { depth: Some(depth) } => write!(f, "bench {depth}"),
+            GuiMessage::Bench { depth: None, movetime: None } => f.write_str("bench"),
+            GuiMessage::Bench { depth: Some(depth), movetime: None } => write!(f, "bench {depth}"),
+            GuiMessage::Bench { movetime: Some(ms), .. } => write!(f, "bench movetime {ms}"),
         }
     }
 }
@@ -382,8 +398,9 @@ mod tests {
             GuiMessage::Quit,
             GuiMessage::Display,
             GuiMessage::Perft { depth: 3 },
-            GuiMessage::Bench { depth: None },
-            GuiMessage::Bench { depth: Some(2) },
+            GuiMessage::Bench { depth: None, movetime: None },
+            GuiMessage::Bench { depth: Some(2), movetime: None },
+            GuiMessage::Bench { depth: None, movetime: Some(500) },
         ];
         for msg in messages {
             round_trip(msg);

@@ -29,6 +29,17 @@ const BENCH_PLIES: [u32; 3] = [8, 16, 24];
 const BENCH_SEED: u64 = 2024;
 /// `bench` uses its own table size so `Hash` cannot change its node count.
 const BENCH_HASH_MB: usize = 16;
+/// The longest `bench movetime`, per position: ten minutes.
+const MAX_BENCH_MOVETIME: u64 = 600_000;
+
+/// How long `bench` searches each position.
+#[derive(Clone, Copy)]
+enum BenchLimit {
+    /// To this depth: the same nodes on every run (one thread).
+    Depth(u32),
+    /// For this many milliseconds, reporting the depth reached.
+    Movetime(u64),
+}
 
 /// How the engine starts: the game (and variant) it plays until the GUI sets
 /// the `Game` or `Variant` option, and how it names itself.
@@ -232,7 +243,10 @@ impl<W: Write + Send + 'static> Engine<W> {
             GuiMessage::Query(query) => self.query(&query),
             GuiMessage::Display => self.display(),
             GuiMessage::Perft { depth } => self.perft(depth),
-            GuiMessage::Bench { depth } => self.bench(depth.unwrap_or(BENCH_DEPTH)),
+            GuiMessage::Bench { depth, movetime: None } => {
+                self.bench(BenchLimit::Depth(depth.unwrap_or(BENCH_DEPTH)))
+            }
+            GuiMessage::Bench { movetime: Some(ms), .. } => self.bench(BenchLimit::Movetime(ms)),
         }
     }
 
@@ -411,16 +425,29 @@ impl<W: Write + Send + 'static> Engine<W> {
         Ok(())
     }
 
-    fn bench(&mut self, depth: u32) -> io::Result<()> {
+    fn bench(&mut self, limit: BenchLimit) -> io::Result<()> {
         if self.busy()? {
             return Ok(());
         }
-        if !(1..=MAX_COUNT_DEPTH).contains(&depth) {
-            return self.out.error(format!("bench: depth must be from 1 to {MAX_COUNT_DEPTH}"));
-        }
+        let limits = match limit {
+            BenchLimit::Depth(depth) if (1..=MAX_COUNT_DEPTH).contains(&depth) => {
+                Limits::depth(depth)
+            }
+            BenchLimit::Depth(_) => {
+                return self.out.error(format!("bench: depth must be from 1 to {MAX_COUNT_DEPTH}"));
+            }
+            BenchLimit::Movetime(ms) if (1..=MAX_BENCH_MOVETIME).contains(&ms) => {
+                Limits { time: Some(Duration::from_millis(ms)), ..Limits::default() }
+            }
+            BenchLimit::Movetime(_) => {
+                return self
+                    .out
+                    .error(format!("bench: movetime must be from 1 to {MAX_BENCH_MOVETIME} ms"));
+            }
+        };
         let think = Think {
             engine: EngineKind::AlphaBeta,
-            limits: Limits::depth(depth),
+            limits,
             seed: 0,
             hash_mb: BENCH_HASH_MB,
             threads: self.options.threads,
@@ -428,17 +455,31 @@ impl<W: Write + Send + 'static> Engine<W> {
         };
         let never = AtomicBool::new(false);
         let start = Instant::now();
-        let mut total = 0;
+        let (mut total, mut depths, mut searched) = (0, 0_u64, 0_u32);
         for (i, position) in bench_positions(self.options.game).iter().enumerate() {
             let (_, info) = position.think(&think, &mut Memory::default(), &never, &mut |_| {});
             total += info.nodes;
+            depths += u64::from(info.depth);
+            searched += 1;
+            let reached = match limit {
+                BenchLimit::Depth(_) => String::new(),
+                BenchLimit::Movetime(_) => format!(" depth {}", info.depth),
+            };
             self.out.note(format!(
-                "bench position {} nodes {} fen {}",
+                "bench position {}{reached} nodes {} fen {}",
                 i + 1,
                 info.nodes,
                 position.position_text()
             ))?;
         }
+        let depth = match limit {
+            BenchLimit::Depth(depth) => depth,
+            BenchLimit::Movetime(_) => {
+                let mean = depths as f64 / f64::from(searched.max(1));
+                self.out.note(format!("bench mean depth {mean:.2} over {searched} positions"))?;
+                u32::try_from(depths / u64::from(searched.max(1))).unwrap_or(u32::MAX)
+            }
+        };
         self.out.send(&EngineMessage::Bench(count(depth, total, start.elapsed())))
     }
 

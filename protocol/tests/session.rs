@@ -622,6 +622,45 @@ fn bench_counts_the_same_nodes_every_run() {
 }
 
 #[test]
+fn bench_movetime_reports_the_depth_each_position_reached() {
+    let lines = run_game("race", "bench movetime 20\n");
+    let (last, notes) = lines.split_last().unwrap();
+    let positions: Vec<&String> =
+        notes.iter().filter(|l| l.starts_with("info string bench position ")).collect();
+    assert!(positions.len() >= 2, "{lines:?}");
+    let mut depths = Vec::new();
+    for line in &positions {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words[5], "depth", "{line}");
+        depths.push(words[6].parse::<u32>().unwrap());
+        assert_eq!(words[7], "nodes", "{line}");
+    }
+    assert!(depths.iter().all(|&d| d >= 1), "{depths:?}");
+    let mean = f64::from(depths.iter().sum::<u32>()) / depths.len() as f64;
+    assert!(
+        notes.contains(&format!(
+            "info string bench mean depth {mean:.2} over {} positions",
+            depths.len()
+        )),
+        "{notes:?}"
+    );
+    match last.parse::<EngineMessage>() {
+        Ok(EngineMessage::Bench(count)) => {
+            assert_eq!(count.depth, depths.iter().sum::<u32>() / depths.len() as u32);
+            assert!(count.nodes > 0);
+        }
+        other => panic!("{last}: {other:?}"),
+    }
+    for (input, error) in [
+        ("bench movetime 0\n", "info string error: bench: movetime must be from 1 to 600000 ms"),
+        ("bench movetime\n", "info string error: bench: movetime needs a value"),
+        ("bench movetime soon\n", "info string error: bench: bad value 'soon' for movetime"),
+    ] {
+        assert_eq!(run_game("race", input), [error], "{input}");
+    }
+}
+
+#[test]
 fn perft_and_bench_wait_for_the_search_to_stop() {
     let mut live = Live::start("tictactoe");
     live.send("go infinite");

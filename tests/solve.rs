@@ -134,6 +134,37 @@ fn the_engine_process_reports_the_tables_distance() {
     assert!(answers[4].contains(" score cp 0 "), "{out}");
 }
 
+#[test]
+fn tablebase_false_makes_the_engine_search_instead() {
+    let cache = temp_dir("engine-off");
+    let session = |script: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_igroteka"))
+            .args(["engine", "--game", "otrazhenie"])
+            .env("IGROTEKA_CACHE", &cache)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the engine starts");
+        child.stdin.take().expect("stdin").write_all(script.as_bytes()).expect("written");
+        let out = text(&child.wait_with_output().expect("the engine ends").stdout);
+        out.lines().filter(|l| l.starts_with("info")).map(str::to_owned).collect::<Vec<_>>()
+    };
+    // A win in 3 by the table: the search reports each iteration, the table
+    // one line with its whole line to the end.
+    let win = "position fen 8/8/2WW4/2B5/8/8/8/8 w\ngo depth 2\n";
+    let searched = session(&format!("setoption name Tablebase value false\n{win}"));
+    assert_eq!(searched.len(), 2, "{searched:?}");
+    assert!(searched[0].starts_with("info depth 1 "), "{searched:?}");
+    assert!(searched[1].starts_with("info depth 2 "), "{searched:?}");
+    let table = session(&format!(
+        "setoption name Tablebase value false\nsetoption name Tablebase value maybe\n\
+         setoption name tablebase value TRUE\n{win}"
+    ));
+    assert_eq!(table[0], "info string error: Tablebase: bad value 'maybe' (true or false)");
+    assert_eq!(table.len(), 2, "{table:?}");
+    assert!(table[1].starts_with("info depth 3 seldepth 3 score win 3 "), "{table:?}");
+}
+
 /// Positions met in random games from the start: mostly drawn early on, won
 /// and lost near the end.
 fn positions_of_random_games(games: u64) -> Vec<Position> {

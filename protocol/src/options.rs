@@ -22,8 +22,17 @@ const MOVE_OVERHEAD: Spin = Spin { name: "MoveOverhead", default: 50, min: 0, ma
 const MAX_PLIES: Spin = Spin { name: "MaxPlies", default: 0, min: 0, max: 1_000_000 };
 
 /// The names of every option, in declaration order.
-const NAMES: [&str; 8] =
-    ["Game", "Variant", "Engine", "Hash", "Threads", "Seed", "MoveOverhead", "MaxPlies"];
+const NAMES: [&str; 9] = [
+    "Game",
+    "Variant",
+    "Engine",
+    "Hash",
+    "Threads",
+    "Seed",
+    "MoveOverhead",
+    "MaxPlies",
+    "Tablebase",
+];
 
 /// The current value of every option.
 #[derive(Clone, Copy, Debug)]
@@ -42,6 +51,8 @@ pub(crate) struct Options {
     pub(crate) move_overhead: Duration,
     /// Moves after the base position at which the game is adjudicated; 0 = off.
     pub(crate) max_plies: u32,
+    /// Whether a game with an endgame table plays from it (Otrazhenie).
+    pub(crate) tablebase: bool,
 }
 
 /// What a successful `setoption` changed beyond the value itself.
@@ -68,6 +79,7 @@ impl Options {
             seed: ms(&SEED),
             move_overhead: Duration::from_millis(ms(&MOVE_OVERHEAD)),
             max_plies: 0,
+            tablebase: true,
         }
     }
 
@@ -79,6 +91,7 @@ impl Options {
             seed: self.seed,
             hash_mb: self.hash_mb,
             threads: self.threads,
+            use_table: self.tablebase,
             ..Think::default()
         }
     }
@@ -113,6 +126,10 @@ impl Options {
             spin(&SEED, i64::try_from(self.seed).unwrap_or(i64::MAX)),
             spin(&MOVE_OVERHEAD, ms(self.move_overhead)),
             spin(&MAX_PLIES, i64::from(self.max_plies)),
+            OptionDecl {
+                name: "Tablebase".to_owned(),
+                kind: OptionKind::Check { default: self.tablebase },
+            },
         ]
     }
 
@@ -182,9 +199,22 @@ impl Options {
                 self.move_overhead = Duration::from_millis(spin_value(&MOVE_OVERHEAD, value)?);
                 Ok(Effect::None)
             }
-            _ => {
-                // The last name left: MaxPlies.
+            "MaxPlies" => {
                 self.max_plies = spin_value(&MAX_PLIES, value)?;
+                Ok(Effect::None)
+            }
+            _ => {
+                // The last name left: Tablebase.
+                self.tablebase = match value.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(format!(
+                            "Tablebase: bad value '{}' (true or false)",
+                            quote(value)
+                        ));
+                    }
+                };
                 Ok(Effect::None)
             }
         }

@@ -143,6 +143,7 @@ fn ugi_identifies_and_declares_every_option() {
         "option name Seed type spin default 0 min 0 max 2147483647",
         "option name MoveOverhead type spin default 50 min 0 max 10000",
         "option name MaxPlies type spin default 0 min 0 max 1000000",
+        "option name Tablebase type check default true",
     ];
     let mut expected = vec!["id name Test Engine", "id author Tester"];
     expected.extend(options);
@@ -482,7 +483,7 @@ fn options_are_case_insensitive_and_bad_ones_change_nothing() {
             "info string error: Hash: bad value '0' (expected an integer from 1 to 1024)",
             "info string error: Hash: bad value 'lots' (expected an integer from 1 to 1024)",
             "info string error: unknown option 'Ponder' (options: Game, Variant, Engine, Hash, \
-             Threads, Seed, MoveOverhead, MaxPlies)",
+             Threads, Seed, MoveOverhead, MaxPlies, Tablebase)",
             "info string error: Engine: unknown engine 'deep' (engines: alphabeta, mcts, random)",
             "info string error: Threads: bad value '0' (expected an integer from 1 to 256)",
             "id name Test Engine",

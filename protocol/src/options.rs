@@ -92,7 +92,6 @@ impl Options {
             hash_mb: self.hash_mb,
             threads: self.threads,
             use_table: self.tablebase,
-            ..Think::default()
         }
     }
 

@@ -27,6 +27,13 @@ pub const EVALUATED_PLAYOUT_CAP: u32 = 4;
 pub const ITERATIONS_PER_DEPTH: u64 = 1000;
 /// The tree's memory when no other is given, in megabytes.
 pub const DEFAULT_TREE_MB: usize = 16;
+/// The visits a leaf needs before it is expanded when the tree is full. Until
+/// half the budget is used every leaf reached is expanded; from there the
+/// need rises in proportion to the budget used, up to this, so a small `Hash`
+/// is spent on the leaves searched most instead of filling up in the first
+/// milliseconds (a City position has some 50 moves).
+const FULL_TREE_VISITS: usize = 64;
+
 /// How many plies below the old root a new search looks for its position
 /// to keep that subtree (the engine's move and the reply).
 const REUSE_PLIES: u32 = 2;
@@ -42,8 +49,9 @@ const REUSE_PLIES: u32 = 2;
 /// proven win at the root ends the search at once. The tree stays between
 /// searches: a search of a position a few plies below the last one keeps
 /// that subtree. It never grows past its node budget
-/// ([`with_tree_mb`](Mcts::with_tree_mb)); when full, searches go on with
-/// playouts from its leaves.
+/// ([`with_tree_mb`](Mcts::with_tree_mb)): the fuller it is, the more
+/// visits a leaf needs before it grows children; when full, searches go on
+/// with playouts from its leaves.
 ///
 /// ```
 /// # use board_core::Game;
@@ -229,11 +237,16 @@ impl<G: Game> Mcts<G> {
         self.path.clear();
         self.path.push(0);
         let mut node = 0;
-        // Down to a leaf; a leaf that fits is expanded and one child of it played.
+        // Down to a leaf; a leaf that fits and has been visited enough is
+        // expanded and one child of it played.
+        let budget = self.tree.budget();
+        let ripe = (2 * self.tree.nodes.len()).saturating_sub(budget) * FULL_TREE_VISITS / budget;
         while !self.tree.nodes[node].proof.is_known() {
             let leaf = !self.tree.nodes[node].is_expanded();
             if leaf
-                && (!self.expand(node, &state, knowledge) || self.tree.nodes[node].proof.is_known())
+                && ((self.tree.nodes[node].visits as usize) < ripe
+                    || !self.expand(node, &state, knowledge)
+                    || self.tree.nodes[node].proof.is_known())
             {
                 break;
             }

@@ -99,12 +99,25 @@ fn the_tree_never_grows_past_its_budget() {
         p.play(moves[0]).expect("legal");
     }
     // The budget was reached: the test would see a tree that outgrew it.
+    // Past half the budget, leaves need more and more visits to grow, so
+    // the tree fills over many searches of the same position (it is kept).
     let mut full = Mcts::new(5).with_tree_mb(1).with_playout_cap(0);
-    mcts(&mut full, &start, 2000);
-    let (best, _, nodes) = mcts(&mut full, &start, 2000);
-    assert!(start.is_legal(best));
-    assert_eq!(nodes, 2000, "a full tree goes on with playouts from its leaves");
+    let (_, _, nodes) = mcts(&mut full, &start, 2000);
+    assert_eq!(nodes, 2000);
+    let half = full.tree_nodes();
+    assert!(half * 10 < budget * 6, "rationed past half the budget: {half} of {budget}");
+    let mut searches = 1;
+    while full.tree_nodes() + 200 <= budget && searches < 200 {
+        let (best, _, nodes) = mcts(&mut full, &start, 2000);
+        assert!(start.is_legal(best));
+        assert_eq!(nodes, 2000, "a full tree goes on with playouts from its leaves");
+        assert!(full.tree_nodes() <= budget);
+        searches += 1;
+    }
     assert!(full.tree_nodes() + 200 > budget, "{} of {budget}", full.tree_nodes());
+    eprintln!("full after {searches} searches");
+    let (_, _, nodes) = mcts(&mut full, &start, 2000);
+    assert_eq!(nodes, 2000, "a full tree goes on with playouts from its leaves");
     assert!(full.tree_nodes() <= budget);
 }
 

@@ -37,6 +37,10 @@ pub const DEFAULT_TREE_MB: usize = 16;
 /// milliseconds (a City position has some 50 moves).
 const FULL_TREE_VISITS: usize = 64;
 
+/// The most plies an evaluated playout goes on past its cap while every
+/// move is tactical (a compulsory capture).
+const FORCED_PLIES: u32 = 8;
+
 /// How many plies below the old root a new search looks for its position
 /// to keep that subtree (the engine's move and the reply).
 const REUSE_PLIES: u32 = 2;
@@ -70,6 +74,8 @@ pub struct Mcts<G: Game> {
     /// Plies a playout may last before it is judged.
     playout_cap: Option<u32>,
     tree: Tree<G::Move>,
+    /// Plies played by the last playout.
+    playout_plies: u32,
     /// The position of the tree's root.
     root: Option<G>,
     moves: Vec<G::Move>,
@@ -81,6 +87,9 @@ pub struct Mcts<G: Game> {
 /// the game's evaluation.
 struct Knowledge<G: Game> {
     cap: u32,
+    /// Past the cap a playout goes on while every move is tactical by this
+    /// (a compulsory capture), so the evaluation judges a quiet position.
+    tactical: Option<fn(&G, G::Move) -> bool>,
     /// The value of an unfinished position for its side to move, 0 to 1.
     judge: fn(&G) -> f64,
     priority: fn(&G, G::Move) -> i32,
@@ -94,6 +103,7 @@ impl<G: Game> Mcts<G> {
             rng: Rng::new(seed),
             playout_cap: None,
             tree: Tree::new(Tree::<G::Move>::budget_of(DEFAULT_TREE_MB)),
+            playout_plies: 0,
             root: None,
             moves: Vec::new(),
             priorities: Vec::new(),
@@ -162,6 +172,7 @@ impl<G: Game> Mcts<G> {
             cap: self.playout_cap.unwrap_or(G::DEFAULT_MAX_PLIES),
             judge: |pos: &G| result(pos.adjudicate().winner, pos.side_to_move()),
             priority: |_, _| 0,
+            tactical: None,
         };
         self.run(pos, limits, stop, on_info, &knowledge)
     }
@@ -339,14 +350,29 @@ impl<G: Game> Mcts<G> {
         best
     }
 
-    /// Random moves from `state` up to the cap; the value for the first player.
+    /// Random moves from `state` up to the cap, and past it while every move
+    /// is tactical (at most [`FORCED_PLIES`] more); the value for the first
+    /// player.
     fn playout(&mut self, state: &mut G, knowledge: &Knowledge<G>) -> f64 {
-        for _ in 0..knowledge.cap {
+        let mut plies = 0;
+        loop {
+            if plies >= knowledge.cap
+                && (knowledge.tactical.is_none() || plies >= knowledge.cap + FORCED_PLIES)
+            {
+                break;
+            }
             self.moves.clear();
             state.generate_moves(&mut self.moves);
+            if plies >= knowledge.cap
+                && !knowledge.tactical.is_some_and(|t| self.moves.iter().all(|&mv| t(state, mv)))
+            {
+                break;
+            }
             let Some(&mv) = self.rng.choose(&self.moves) else { break };
             state.play_unchecked(mv);
+            plies += 1;
         }
+        self.playout_plies = plies;
         match state.outcome() {
             Some(outcome) => result(outcome.winner, Player::First),
             None if state.side_to_move() == Player::First => (knowledge.judge)(state),
@@ -437,6 +463,7 @@ impl<G: Evaluate> Mcts<G> {
             cap: self.playout_cap.unwrap_or(G::DEFAULT_MAX_PLIES.min(EVALUATED_PLAYOUT_CAP)),
             judge: |pos: &G| win_probability(pos.evaluate()),
             priority: G::move_priority,
+            tactical: Some(G::is_tactical),
         };
         self.run(pos, limits, stop, on_info, &knowledge)
     }
@@ -484,4 +511,63 @@ fn find<G: Game>(
         next.play_unchecked(tree.nodes[child].mv?);
         find(tree, child, &next, target, plies - 1)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use board_core::{Evaluate, Game, Rng};
+
+    use super::{FORCED_PLIES, Mcts};
+
+    fn random_move(pos: &mut hexdraughts::Position, rng: &mut Rng) -> bool {
+        let Some(&mv) = rng.choose(&pos.legal_moves()) else { return false };
+        pos.play_unchecked(mv);
+        true
+    }
+
+    /// An evaluated playout of one ply goes on while every move is a
+    /// compulsory capture, so the evaluation sees a quiet position.
+    #[test]
+    fn evaluated_playouts_go_on_through_compulsory_captures() {
+        let mut searcher = Mcts::<hexdraughts::Position>::new(1);
+        let knowledge = super::Knowledge {
+            cap: 1,
+            judge: |_: &hexdraughts::Position| 0.5,
+            priority: |_, _| 0,
+            tactical: Some(hexdraughts::Position::is_tactical),
+        };
+        let all_tactical = |pos: &hexdraughts::Position| {
+            let moves = pos.legal_moves();
+            !moves.is_empty() && moves.iter().all(|&mv| pos.is_tactical(mv))
+        };
+        let (mut extended, mut quiet_ends) = (0, 0);
+        let mut rng = Rng::new(7);
+        for game in 0..40 {
+            let mut pos = hexdraughts::Position::default_start();
+            for _ in 0..(game % 20) * 3 {
+                if !random_move(&mut pos, &mut rng) {
+                    break;
+                }
+            }
+            for _ in 0..20 {
+                let mut state = pos;
+                searcher.playout(&mut state, &knowledge);
+                let plies = searcher.playout_plies;
+                assert!((1..=1 + FORCED_PLIES).contains(&plies) || state.is_over());
+                if plies > 1 {
+                    extended += 1;
+                }
+                // It stops at the first quiet position, the end, or the limit.
+                if !state.is_over() && plies < 1 + FORCED_PLIES {
+                    assert!(!all_tactical(&state), "{plies} plies");
+                    quiet_ends += 1;
+                }
+                if !random_move(&mut pos, &mut rng) {
+                    break;
+                }
+            }
+        }
+        assert!(extended > 10, "{extended} playouts went past the cap");
+        assert!(quiet_ends > 100);
+    }
 }

@@ -63,3 +63,65 @@ fn a_small_round_robin_of_built_ins_completes_with_standings_and_records() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `docs/openings/city-16.txt` (made by `tools/scripts/balanced-openings.py`):
+/// every line a legal move list the arena accepts, leading to a game not
+/// over, which a shallow search does not call won or lost either.
+#[test]
+fn the_balanced_city_openings_are_legal_and_undecided() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/openings/city-16.txt");
+    let text = std::fs::read_to_string(path).expect("the openings file");
+    let openings: Vec<&str> =
+        text.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+    assert_eq!(openings.len(), 50);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_igroteka"))
+        .args(["engine", "--game", "city"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the engine starts");
+    let mut input = child.stdin.take().expect("stdin");
+    let mut output = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    for moves in &openings {
+        // One search at a time: the next position waits for the bestmove.
+        write!(input, "position startpos moves {moves}\nquery result\ngo depth 3\n")
+            .expect("written");
+        input.flush().expect("flushed");
+        let mut lines = Vec::new();
+        for line in output.by_ref() {
+            let line = line.expect("a line");
+            let done = line.starts_with("bestmove");
+            lines.push(line);
+            if done {
+                break;
+            }
+        }
+        assert!(!lines.iter().any(|l| l.contains("error")), "{moves}: {lines:?}");
+        assert!(lines.contains(&"response none".to_owned()), "{moves}: {lines:?}");
+        let last = lines.iter().rev().find(|l| l.starts_with("info depth")).expect("a report");
+        assert!(last.contains(" score cp "), "{moves}: {last}");
+    }
+    drop(input);
+    child.wait().expect("the engine ends");
+
+    // And the arena plays from the file.
+    let (ok, _, err) = arena(&[
+        "--game",
+        "city",
+        "--engine",
+        "name=a",
+        "builtin=random",
+        "--engine",
+        "name=b",
+        "builtin=random",
+        "--openings",
+        &format!("file={path}"),
+        "--rounds",
+        "2",
+        "--quiet",
+    ]);
+    assert!(ok, "{err}");
+}

@@ -1,8 +1,9 @@
 //! Game-agnostic players over [`board_core::Game`]: uniform random, MCTS
 //! (UCT with random playouts and MCTS-Solver; with
 //! [`Mcts::search_with_evaluation`], playouts cut off after
-//! [`EVALUATED_PLAYOUT_CAP`] plies and scored by the game's evaluation as a
-//! win probability, which is what the engine uses) and alpha-beta (negamax,
+//! [`EVALUATED_PLAYOUT_CAP`] plies, or later while every move is a
+//! compulsory capture, and scored by the game's evaluation as a win
+//! probability, which is what the engine uses) and alpha-beta (negamax,
 //! iterative deepening with aspiration windows, quiescence over the game's
 //! tactical moves, a lock-free transposition table shared by Lazy-SMP
 //! threads, history and killer move ordering, late-move reductions) using the

@@ -449,8 +449,10 @@ impl<G: Game> Mcts<G> {
 impl<G: Evaluate> Mcts<G> {
     /// As [`search`](Mcts::search), but a playout that reaches its cap
     /// (default: [`EVALUATED_PLAYOUT_CAP`] plies, or the game's cap if
-    /// smaller) is scored by the game's evaluation as a win probability
-    /// (see [`EVAL_SCALE`]), and moves with a higher
+    /// smaller; past it the playout goes on while every move is
+    /// [tactical](Evaluate::is_tactical), up to 8 plies more) is scored by
+    /// the game's evaluation as a win probability (see [`EVAL_SCALE`]), and
+    /// moves with a higher
     /// [`Evaluate::move_priority`] get a progressive bias.
     pub fn search_with_evaluation(
         &mut self,

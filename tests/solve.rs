@@ -101,25 +101,31 @@ fn solve_refuses_games_without_a_table_and_bad_positions() {
     assert!(text(&out.stderr).contains("at most 2"), "{}", text(&out.stderr));
 }
 
+/// What `igroteka engine --game otrazhenie` writes for `script`, its table
+/// cached in `cache`.
+fn engine_session(cache: &Path, script: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_igroteka"))
+        .args(["engine", "--game", "otrazhenie"])
+        .env("IGROTEKA_CACHE", cache)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the engine starts");
+    child.stdin.take().expect("stdin").write_all(script.as_bytes()).expect("written");
+    text(&child.wait_with_output().expect("the engine ends").stdout)
+}
+
 /// Through the protocol: the table is read or built on `isready`, and `info`
 /// carries the exact distance, for alpha-beta and MCTS alike.
 #[test]
 fn the_engine_process_reports_the_tables_distance() {
     let cache = temp_dir("engine");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_igroteka"))
-        .args(["engine", "--game", "otrazhenie"])
-        .env("IGROTEKA_CACHE", &cache)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the engine starts");
     let script = "ugi\nisready\n\
         position fen 8/8/2WW4/2B5/8/8/8/8 w\ngo nodes 1\nisready\n\
         setoption name Engine value mcts\n\
         position fen 8/1WB5/1B6/8/8/8/8/8 w\ngo nodes 1\nisready\n\
         position startpos\ngo nodes 1\nisready\nquit\n";
-    child.stdin.take().expect("stdin").write_all(script.as_bytes()).expect("written");
-    let out = text(&child.wait_with_output().expect("the engine ends").stdout);
+    let out = engine_session(&cache, script);
     assert!(cache.join("otrazhenie-table.bin").exists(), "built and saved on isready");
     let answers: Vec<&str> =
         out.lines().filter(|l| l.starts_with("info") || l.starts_with("bestmove")).collect();
@@ -138,15 +144,7 @@ fn the_engine_process_reports_the_tables_distance() {
 fn tablebase_false_makes_the_engine_search_instead() {
     let cache = temp_dir("engine-off");
     let session = |script: &str| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_igroteka"))
-            .args(["engine", "--game", "otrazhenie"])
-            .env("IGROTEKA_CACHE", &cache)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the engine starts");
-        child.stdin.take().expect("stdin").write_all(script.as_bytes()).expect("written");
-        let out = text(&child.wait_with_output().expect("the engine ends").stdout);
+        let out = engine_session(&cache, script);
         out.lines().filter(|l| l.starts_with("info")).map(str::to_owned).collect::<Vec<_>>()
     };
     // A win in 3 by the table: the search reports each iteration, the table

@@ -394,6 +394,17 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         level
     }
 
+    /// The legal moves of `pos`, in the list kept for `ply` (taken out of
+    /// it, so no allocation once the list has grown; the caller puts it
+    /// back).
+    fn take_moves(&mut self, pos: &G, ply: u32) -> Vec<G::Move> {
+        let level = self.reach(ply);
+        let mut moves = std::mem::take(&mut self.plies[level].moves);
+        moves.clear();
+        pos.generate_moves(&mut moves);
+        moves
+    }
+
     fn negamax(&mut self, pos: &G, depth: u32, ply: u32, alpha: i32, beta: i32) -> i32 {
         if depth == 0 {
             return self.quiesce(pos, ply, alpha, beta, 0);
@@ -401,10 +412,8 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         if self.enter(ply) {
             return 0;
         }
-        let level = self.reach(ply);
-        let mut moves = std::mem::take(&mut self.plies[level].moves);
-        moves.clear();
-        pos.generate_moves(&mut moves);
+        let level = ply as usize;
+        let moves = self.take_moves(pos, ply);
         let value = if moves.is_empty() {
             terminal_score(pos, ply).unwrap_or(0)
         } else {
@@ -421,10 +430,8 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         if self.enter(ply) {
             return 0;
         }
-        let level = self.reach(ply);
-        let mut moves = std::mem::take(&mut self.plies[level].moves);
-        moves.clear();
-        pos.generate_moves(&mut moves);
+        let level = ply as usize;
+        let moves = self.take_moves(pos, ply);
         let value = if moves.is_empty() {
             terminal_score(pos, ply).unwrap_or(0)
         } else if qply >= self.pruning.quiescence_plies {

@@ -7,9 +7,24 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::AtomicBool;
 
+use std::sync::OnceLock;
+
 use board_core::{Game, Proven, Rng};
 use otrazhenie::{Position, Tablebase};
-use search::{EngineKind, Limits, Memory, Score, SearchGame, Think};
+use search::{DynTable, EngineKind, Limits, Memory, Score, SearchGame, Think};
+
+/// One table for the whole test binary.
+fn table() -> &'static Tablebase {
+    static TABLE: OnceLock<Tablebase> = OnceLock::new();
+    TABLE.get_or_init(Tablebase::build)
+}
+
+/// An engine's memory holding the table, as `igroteka engine` gives it.
+fn memory() -> Memory {
+    let mut memory = Memory::default();
+    memory.set_endgame_table(Some(DynTable::new::<Position>(table())));
+    memory
+}
 
 fn solve(cache: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_igroteka"))
@@ -52,7 +67,7 @@ fn solve_prints_the_value_then_every_move_best_first_and_caches_the_table() {
     assert_eq!(winning.len(), 2, "{out}");
     assert!(winning.contains(&"a1-h1xd5") && winning.contains(&"a1-a8xd5"), "{out}");
     // Every legal move is listed once.
-    let pos = Position::from_text(win_in_1[3], "standard").expect("position");
+    let pos = win_in_1[3].parse::<Position>().expect("position");
     assert_eq!(lines.len(), 1 + pos.legal_moves().len(), "{out}");
 
     let second = solve(&cache, &win_in_1);
@@ -115,8 +130,9 @@ fn engine_session(cache: &Path, script: &str) -> String {
     text(&child.wait_with_output().expect("the engine ends").stdout)
 }
 
-/// Through the protocol: the table is read or built on `isready`, and `info`
-/// carries the exact distance, for alpha-beta and MCTS alike.
+/// Through the protocol: the table is read (or built in memory) on
+/// `isready`, never written, and `info` carries the exact distance, for
+/// alpha-beta and MCTS alike.
 #[test]
 fn the_engine_process_reports_the_tables_distance() {
     let cache = temp_dir("engine");
@@ -126,7 +142,7 @@ fn the_engine_process_reports_the_tables_distance() {
         position fen 8/1WB5/1B6/8/8/8/8/8 w\ngo nodes 1\nisready\n\
         position startpos\ngo nodes 1\nisready\nquit\n";
     let out = engine_session(&cache, script);
-    assert!(cache.join("otrazhenie-table.bin").exists(), "built and saved on isready");
+    assert!(!cache.join("otrazhenie-table.bin").exists(), "isready wrote a file");
     let answers: Vec<&str> =
         out.lines().filter(|l| l.starts_with("info") || l.starts_with("bestmove")).collect();
     assert_eq!(answers.len(), 6, "{out}");
@@ -138,6 +154,25 @@ fn the_engine_process_reports_the_tables_distance() {
     assert_eq!(answers[1], "bestmove d6-d5");
     assert!(answers[2].contains(" score loss 2 "), "{out}");
     assert!(answers[4].contains(" score cp 0 "), "{out}");
+}
+
+/// An engine reads the table `igroteka solve` wrote and leaves the file as
+/// it was; a damaged file is not repaired by the engine (only by `solve`).
+#[test]
+fn the_engine_reads_the_cached_table_and_never_writes_it() {
+    let cache = temp_dir("engine-reads");
+    let written = solve(&cache, &["--game", "otrazhenie"]);
+    assert!(written.status.success(), "{}", text(&written.stderr));
+    let file = cache.join("otrazhenie-table.bin");
+    let before = std::fs::read(&file).expect("solve wrote the table");
+    let win = "isready\nposition fen 8/8/2WW4/2B5/8/8/8/8 w\ngo nodes 1\nisready\nquit\n";
+    let out = engine_session(&cache, win);
+    assert!(out.contains("score win 3 "), "{out}");
+    assert_eq!(std::fs::read(&file).expect("still there"), before, "the engine changed the file");
+    std::fs::write(&file, b"damaged").expect("written");
+    let out = engine_session(&cache, win);
+    assert!(out.contains("score win 3 "), "built in memory instead: {out}");
+    assert_eq!(std::fs::read(&file).expect("still there"), b"damaged");
 }
 
 #[test]
@@ -169,7 +204,7 @@ fn positions_of_random_games(games: u64) -> Vec<Position> {
     let mut positions = Vec::new();
     for seed in 0..games {
         let mut rng = Rng::new(seed);
-        let mut pos = Position::default_start();
+        let mut pos = Position::default();
         for _ in 0..Position::DEFAULT_MAX_PLIES {
             let Some(&mv) = rng.choose(&pos.legal_moves()) else { break };
             positions.push(pos);
@@ -194,11 +229,11 @@ fn score_of(value: Proven) -> Score {
 /// and the reported score is the table's, distance included.
 #[test]
 fn the_engine_plays_the_tables_best_move_and_reports_its_distance() {
-    let table = Tablebase::global();
+    let table = table();
     let mut kept = [0u32; 3];
     let stop = AtomicBool::new(false);
     for (i, pos) in positions_of_random_games(150).into_iter().enumerate() {
-        let value = table.probe(&pos);
+        let value = table.value(&pos);
         let kind = match value {
             Proven::Win(_) => 0,
             Proven::Draw => 1,
@@ -209,10 +244,10 @@ fn the_engine_plays_the_tables_best_move_and_reports_its_distance() {
         }
         for engine in [EngineKind::AlphaBeta, EngineKind::Mcts] {
             let think = Think { engine, limits: Limits::nodes(1), ..Think::default() };
-            let (best, info) = pos.think(&think, &mut Memory::default(), &stop, &mut |_| {});
+            let (best, info) = pos.think(&think, &mut memory(), &stop, &mut |_| {});
             let mut child = pos;
             child.play_text(&best.expect("a move")).expect("a legal move");
-            let after = table.probe(&child);
+            let after = table.value(&child);
             let expected = match value {
                 Proven::Win(n) => Proven::Loss(n - 1),
                 Proven::Loss(n) => Proven::Win(n - 1),
@@ -230,21 +265,22 @@ fn the_engine_plays_the_tables_best_move_and_reports_its_distance() {
 /// the table says, with the side that was to move winning.
 #[test]
 fn won_positions_played_out_end_in_exactly_the_tables_distance() {
-    let table = Tablebase::global();
+    let table = table();
     let stop = AtomicBool::new(false);
     let think = Think { limits: Limits::depth(1), ..Think::default() };
     let mut longest = 0;
     let won = positions_of_random_games(40)
         .into_iter()
-        .filter(|pos| matches!(table.probe(pos), Proven::Win(n) if n >= 3))
+        .filter(|pos| matches!(table.value(pos), Proven::Win(n) if n >= 3))
         .step_by(5)
         .take(60);
+    let mut memory = memory();
     for start in won {
-        let Proven::Win(n) = table.probe(&start) else { unreachable!("filtered") };
+        let Proven::Win(n) = table.value(&start) else { unreachable!("filtered") };
         let mut pos = start;
         let mut plies = 0;
         while !pos.is_over() {
-            let (best, _) = pos.think(&think, &mut Memory::default(), &stop, &mut |_| {});
+            let (best, _) = pos.think(&think, &mut memory, &stop, &mut |_| {});
             pos.play_text(&best.expect("a move")).expect("legal");
             plies += 1;
             assert!(plies <= n, "{start}: not over after {n} plies");
@@ -267,8 +303,8 @@ fn the_table_player_wins_drawn_games_against_random() {
     let mut wins = 0;
     for seed in 0..6 {
         let mut rng = Rng::new(seed);
-        let mut pos = Position::default_start();
-        let mut memory = Memory::default();
+        let mut pos = Position::default();
+        let mut memory = memory();
         for _ in 0..Position::DEFAULT_MAX_PLIES {
             if pos.is_over() {
                 break;

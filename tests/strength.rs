@@ -18,7 +18,7 @@ fn searcher_wins(searcher: Searcher, seed: u64, searcher_side: Player) -> bool {
     let stop = AtomicBool::new(false);
     let mut rng = Rng::new(seed);
     let mut alphabeta = AlphaBeta::<Position>::new(4);
-    let mut pos = Position::default_start();
+    let mut pos = Position::default();
     for ply in 0..Position::DEFAULT_MAX_PLIES {
         if pos.is_over() {
             break;
@@ -72,7 +72,7 @@ fn mcts_with_evaluation_outplays_random_at_focus() {
     for seed in 0..4u64 {
         let searcher = if seed % 2 == 0 { Player::First } else { Player::Second };
         let mut rng = Rng::new(seed);
-        let mut pos = focus::Position::default_start();
+        let mut pos = focus::Position::default();
         for ply in 0..200u64 {
             if pos.is_over() {
                 break;

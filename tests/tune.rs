@@ -23,9 +23,9 @@ fn weighted_sum_is_the_evaluation<G: Evaluate>() {
     assert_eq!(G::WEIGHTS.len(), width, "{}: one weight per feature", G::NAME);
     let mut rng = Rng::new(11);
     let (mut weighted, mut moves, mut features) = (0, Vec::new(), vec![0; width]);
-    for variant in G::VARIANTS {
+    for &variant in <G::Variant as board_core::Variant>::ALL {
         for _ in 0..20 {
-            let mut pos = G::start(variant).expect("variant");
+            let mut pos = G::start(variant);
             for _ in 0..200 {
                 let expected = match pos.features(&mut features) {
                     Valuation::Weighted => {
@@ -52,13 +52,13 @@ fn every_evaluation_is_its_weighted_features() {
     weighted_sum_is_the_evaluation::<focus::Position>();
     weighted_sum_is_the_evaluation::<hexdraughts::Position>();
     weighted_sum_is_the_evaluation::<stykovka::Position>();
-    weighted_sum_is_the_evaluation::<city::City>();
+    weighted_sum_is_the_evaluation::<city::Position>();
 }
 
 /// Whether `fen` is a position of `game`'s `variant`.
 fn loads(game: &str, variant: &str, fen: &str) -> bool {
     fn ok<G: Game>(variant: &str, fen: &str) -> bool {
-        G::from_text(fen, variant).is_ok()
+        variant.parse().is_ok_and(|variant| G::from_text(fen, variant).is_ok())
     }
     match game {
         "otrazhenie" => ok::<otrazhenie::Position>(variant, fen),
@@ -66,7 +66,7 @@ fn loads(game: &str, variant: &str, fen: &str) -> bool {
         "focus" => ok::<focus::Position>(variant, fen),
         "hexdraughts" => ok::<hexdraughts::Position>(variant, fen),
         "stykovka" => ok::<stykovka::Position>(variant, fen),
-        "city" => ok::<city::City>(variant, fen),
+        "city" => ok::<city::Position>(variant, fen),
         _ => false,
     }
 }
@@ -197,5 +197,5 @@ fn bad_lines_are_reported_with_their_number() {
 
 /// The start position text of otrazhenie.
 fn start_fen() -> String {
-    otrazhenie::Position::default_start().to_string()
+    otrazhenie::Position::default().to_string()
 }

@@ -1,8 +1,10 @@
 //! The engine's options: their declarations and how `setoption` changes them.
 
+use std::fmt;
 use std::time::Duration;
 
-use search::{EngineKind, GameEntry, Think, find_game};
+use board_core::{UnknownGame, UnknownVariant};
+use search::{EngineKind, GameEntry, Think, UnknownEngine, find_game};
 
 use crate::error::{quote, quoting};
 use crate::{OptionDecl, OptionKind};
@@ -21,18 +23,102 @@ const SEED: Spin = Spin { name: "Seed", default: 0, min: 0, max: 2_147_483_647 }
 const MOVE_OVERHEAD: Spin = Spin { name: "MoveOverhead", default: 50, min: 0, max: 10_000 };
 const MAX_PLIES: Spin = Spin { name: "MaxPlies", default: 0, min: 0, max: 1_000_000 };
 
-/// The names of every option, in declaration order.
-const NAMES: [&str; 9] = [
-    "Game",
-    "Variant",
-    "Engine",
-    "Hash",
-    "Threads",
-    "Seed",
-    "MoveOverhead",
-    "MaxPlies",
-    "Tablebase",
-];
+/// Every option the engine declares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OptionName {
+    Game,
+    Variant,
+    Engine,
+    Hash,
+    Threads,
+    Seed,
+    MoveOverhead,
+    MaxPlies,
+    Tablebase,
+}
+
+impl OptionName {
+    /// Every option, in declaration order.
+    const ALL: [OptionName; 9] = [
+        OptionName::Game,
+        OptionName::Variant,
+        OptionName::Engine,
+        OptionName::Hash,
+        OptionName::Threads,
+        OptionName::Seed,
+        OptionName::MoveOverhead,
+        OptionName::MaxPlies,
+        OptionName::Tablebase,
+    ];
+
+    /// The name as declared.
+    const fn name(self) -> &'static str {
+        match self {
+            OptionName::Game => "Game",
+            OptionName::Variant => "Variant",
+            OptionName::Engine => "Engine",
+            OptionName::Hash => HASH.name,
+            OptionName::Threads => THREADS.name,
+            OptionName::Seed => SEED.name,
+            OptionName::MoveOverhead => MOVE_OVERHEAD.name,
+            OptionName::MaxPlies => MAX_PLIES.name,
+            OptionName::Tablebase => "Tablebase",
+        }
+    }
+
+    /// The option named `name` (trimmed, any case).
+    fn find(name: &str) -> Option<OptionName> {
+        OptionName::ALL.into_iter().find(|o| o.name().eq_ignore_ascii_case(name.trim()))
+    }
+}
+
+/// Why a `setoption` changed nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum OptionError {
+    /// No option has this name.
+    Unknown(String),
+    /// `Game` names no registered game.
+    Game(UnknownGame, String),
+    /// `Variant` names a variant of no registered game.
+    Variant { value: String, game: &'static str, known: &'static [&'static str] },
+    /// `Engine` names no engine.
+    Engine(UnknownEngine, String),
+    /// An integer option out of its range or not an integer.
+    Spin { name: &'static str, value: String, min: i64, max: i64 },
+    /// A check option that is neither `true` nor `false`.
+    Check { name: &'static str, value: String },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::Unknown(name) => {
+                let names: Vec<&str> = OptionName::ALL.iter().map(|o| o.name()).collect();
+                write!(f, "unknown option '{}' (options: {})", quote(name), names.join(", "))
+            }
+            OptionError::Game(e, value) => write!(f, "Game: {}", quoting(&e.to_string(), value)),
+            OptionError::Variant { value, game, known } => write!(
+                f,
+                "Variant: no game has a variant '{}' (variants of {game}: {})",
+                quote(value),
+                known.join(", ")
+            ),
+            OptionError::Engine(e, value) => {
+                write!(f, "Engine: {}", quoting(&e.to_string(), value))
+            }
+            OptionError::Spin { name, value, min, max } => write!(
+                f,
+                "{name}: bad value '{}' (expected an integer from {min} to {max})",
+                quote(value)
+            ),
+            OptionError::Check { name, value } => {
+                write!(f, "{name}: bad value '{}' (true or false)", quote(value))
+            }
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
 
 /// The current value of every option.
 #[derive(Clone, Copy, Debug)]
@@ -62,6 +148,8 @@ pub(crate) enum Effect {
     None,
     /// The game or variant changed: the position goes back to its start.
     NewGame,
+    /// The ply cap changed.
+    MaxPlies,
 }
 
 impl Options {
@@ -136,82 +224,69 @@ impl Options {
     /// case-insensitively.
     ///
     /// # Errors
-    /// A message for an unknown option or a bad value; nothing changes then.
+    /// [`OptionError`] for an unknown option or a bad value; nothing changes then.
     pub(crate) fn set(
         &mut self,
         games: &'static [GameEntry],
         name: &str,
         value: Option<&str>,
-    ) -> Result<Effect, String> {
-        let Some(canonical) = NAMES.iter().find(|n| n.eq_ignore_ascii_case(name.trim())) else {
-            return Err(format!(
-                "unknown option '{}' (options: {})",
-                quote(name),
-                NAMES.join(", ")
-            ));
-        };
+    ) -> Result<Effect, OptionError> {
+        let option = OptionName::find(name).ok_or_else(|| OptionError::Unknown(name.to_owned()))?;
         let value = value.map(str::trim).unwrap_or_default();
-        match *canonical {
-            "Game" => {
-                let game = find_game(games, value).ok_or_else(|| {
-                    let names: Vec<&str> = games.iter().map(|g| g.name).collect();
-                    format!("Game: unknown game '{}' (games: {})", quote(value), names.join(", "))
-                })?;
-                self.game = game;
+        match option {
+            OptionName::Game => {
+                self.game =
+                    find_game(games, value).map_err(|e| OptionError::Game(e, value.to_owned()))?;
                 self.variant = self.playable_variant();
                 Ok(Effect::NewGame)
             }
-            "Variant" => {
+            OptionName::Variant => {
                 let known = games.iter().flat_map(|g| g.variants);
                 let variant =
                     known.copied().find(|v| v.eq_ignore_ascii_case(value)).ok_or_else(|| {
-                        format!(
-                            "Variant: no game has a variant '{}' (variants of {}: {})",
-                            quote(value),
-                            self.game.name,
-                            self.game.variants.join(", ")
-                        )
+                        OptionError::Variant {
+                            value: value.to_owned(),
+                            game: self.game.name,
+                            known: self.game.variants,
+                        }
                     })?;
                 self.requested_variant = Some(variant);
                 self.variant = self.playable_variant();
                 Ok(Effect::NewGame)
             }
-            "Engine" => {
+            OptionName::Engine => {
                 self.engine = value
                     .parse::<EngineKind>()
-                    .map_err(|e| format!("Engine: {}", quoting(&e.to_string(), value)))?;
+                    .map_err(|e| OptionError::Engine(e, value.to_owned()))?;
                 Ok(Effect::None)
             }
-            "Hash" => {
+            OptionName::Hash => {
                 self.hash_mb = spin_value(&HASH, value)?;
                 Ok(Effect::None)
             }
-            "Threads" => {
+            OptionName::Threads => {
                 self.threads = spin_value(&THREADS, value)?;
                 Ok(Effect::None)
             }
-            "Seed" => {
+            OptionName::Seed => {
                 self.seed = spin_value(&SEED, value)?;
                 Ok(Effect::None)
             }
-            "MoveOverhead" => {
+            OptionName::MoveOverhead => {
                 self.move_overhead = Duration::from_millis(spin_value(&MOVE_OVERHEAD, value)?);
                 Ok(Effect::None)
             }
-            "MaxPlies" => {
+            OptionName::MaxPlies => {
                 self.max_plies = spin_value(&MAX_PLIES, value)?;
-                Ok(Effect::None)
+                Ok(Effect::MaxPlies)
             }
-            _ => {
-                // The last name left: Tablebase.
+            OptionName::Tablebase => {
                 self.tablebase = match value.to_ascii_lowercase().as_str() {
                     "true" => true,
                     "false" => false,
                     _ => {
-                        return Err(format!(
-                            "Tablebase: bad value '{}' (true or false)",
-                            quote(value)
-                        ));
+                        let name = option.name();
+                        return Err(OptionError::Check { name, value: value.to_owned() });
                     }
                 };
                 Ok(Effect::None)
@@ -234,40 +309,22 @@ impl Options {
     pub(crate) fn conflict(&self) -> Option<String> {
         let requested = self.requested_variant?;
         (requested != self.variant).then(|| {
-            format!(
-                "Variant: {} has no variant '{requested}' (variants: {}); playing {}",
-                self.game.name,
-                self.game.variants.join(", "),
-                self.variant
-            )
+            let unknown = UnknownVariant {
+                game: self.game.name,
+                variant: requested.to_owned(),
+                known: self.game.variants,
+            };
+            format!("Variant: {unknown}; playing {}", self.variant)
         })
     }
 }
 
-/// The canonical name of `name` among the variants of `game` (case-insensitive).
-///
-/// # Errors
-/// A message listing the game's variants.
-pub(crate) fn variant_of(game: &GameEntry, name: &str) -> Result<&'static str, String> {
-    game.variants.iter().find(|v| v.eq_ignore_ascii_case(name.trim())).copied().ok_or_else(|| {
-        format!(
-            "Variant: {} has no variant '{}' (variants: {})",
-            game.name,
-            quote(name),
-            game.variants.join(", ")
-        )
-    })
-}
-
-fn spin_value<T: TryFrom<i64>>(spin: &Spin, text: &str) -> Result<T, String> {
-    let bad = || {
-        format!(
-            "{}: bad value '{}' (expected an integer from {} to {})",
-            spin.name,
-            quote(text),
-            spin.min,
-            spin.max
-        )
+fn spin_value<T: TryFrom<i64>>(spin: &Spin, text: &str) -> Result<T, OptionError> {
+    let bad = || OptionError::Spin {
+        name: spin.name,
+        value: text.to_owned(),
+        min: spin.min,
+        max: spin.max,
     };
     let n: i64 = text.parse().map_err(|_| bad())?;
     if !(spin.min..=spin.max).contains(&n) {

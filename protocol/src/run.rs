@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use board_core::{Player, Rng};
 use search::{EngineKind, GameEntry, Limits, Memory, SearchGame, Think, find_game};
 
-use crate::error::{capped, quote};
-use crate::options::{Effect, Options, variant_of};
+use crate::error::{capped, quoting};
+use crate::options::{Effect, Options};
 use crate::referee::{Referee, p_name};
 use crate::view;
 use crate::{
@@ -161,14 +161,17 @@ impl<W: Write + Send + 'static> Engine<W> {
         let game = if settings.game.trim().is_empty() {
             games.first().ok_or("no game is registered")?
         } else {
-            find_game(games, &settings.game).ok_or_else(|| {
-                let names: Vec<&str> = games.iter().map(|g| g.name).collect();
-                format!("unknown game '{}' (games: {})", quote(&settings.game), names.join(", "))
-            })?
+            find_game(games, &settings.game).map_err(|e| quoting(&e.to_string(), &settings.game))?
         };
-        let variant = settings.variant.as_deref().map(|name| variant_of(game, name)).transpose()?;
+        let variant = settings
+            .variant
+            .as_deref()
+            .map(|name| game.variant(name))
+            .transpose()
+            .map_err(|e| format!("Variant: {}", quoting(&e.to_string(), &e.variant)))?;
         let options = Options::new(game, variant);
-        let referee = Referee::new(game, options.variant)?;
+        let referee =
+            Referee::new(game, options.variant, options.max_plies).map_err(|e| e.to_string())?;
         Ok(Engine {
             games,
             settings,
@@ -215,6 +218,10 @@ impl<W: Write + Send + 'static> Engine<W> {
             GuiMessage::SetOption { name, value } => {
                 match self.options.set(self.games, &name, value.as_deref()) {
                     Ok(Effect::None) => Ok(()),
+                    Ok(Effect::MaxPlies) => {
+                        self.referee.set_max_plies(self.options.max_plies);
+                        Ok(())
+                    }
                     Ok(Effect::NewGame) => {
                         self.options_checked = false;
                         self.new_referee()
@@ -260,7 +267,7 @@ impl<W: Write + Send + 'static> Engine<W> {
     }
 
     fn new_referee(&mut self) -> io::Result<()> {
-        match Referee::new(self.options.game, self.options.variant) {
+        match Referee::new(self.options.game, self.options.variant, self.options.max_plies) {
             Ok(referee) => {
                 self.referee = referee;
                 Ok(())
@@ -309,16 +316,36 @@ impl<W: Write + Send + 'static> Engine<W> {
         Ok(())
     }
 
-    /// Allocates alpha-beta's table now, between moves, rather than in the
-    /// next `go`, where it would eat the clock (a large `Hash` takes a while).
+    /// Allocates alpha-beta's table and loads the game's endgame table now,
+    /// between moves, rather than in the next `go`, where they would eat the
+    /// clock (a large `Hash` takes a while; Otrazhenie's table about a
+    /// second to build). Nothing is written anywhere.
     fn prepare_table(&mut self) -> io::Result<()> {
-        if self.options.engine != EngineKind::AlphaBeta || self.searching()? {
+        if self.searching()? {
             return Ok(());
         }
         if let Ok(mut memory) = self.memory.try_lock() {
-            self.referee.position().prepare(&mut memory, self.options.hash_mb);
+            self.endgame_table(&mut memory);
+            if self.options.engine == EngineKind::AlphaBeta {
+                self.referee.position().prepare(&mut memory, self.options.hash_mb);
+            }
         }
         Ok(())
+    }
+
+    /// Gives `memory` the game's endgame table when the engine plays from
+    /// one (`Tablebase`, a searching engine), made once per game.
+    fn endgame_table(&self, memory: &mut Memory) {
+        let game = self.options.game;
+        let wanted = self.options.tablebase
+            && self.options.engine != EngineKind::Random
+            && game.has_endgame_table();
+        if !wanted {
+            return;
+        }
+        if memory.endgame_table().is_none_or(|table| table.game() != game.name) {
+            memory.set_endgame_table(game.endgame_table());
+        }
     }
 
     /// Whether a search is running (one that ended by itself is reaped).
@@ -332,7 +359,7 @@ impl<W: Write + Send + 'static> Engine<W> {
     fn go(&mut self, go: &Go) -> io::Result<()> {
         self.finish_search()?;
         self.check_options()?;
-        if self.referee.outcome(self.options.max_plies).is_some() {
+        if self.referee.outcome().is_some() {
             return self.out.send(&EngineMessage::BestMove(None));
         }
         let position = self.referee.position().clone_search();
@@ -340,6 +367,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             depth: go.depth,
             nodes: go.nodes,
             time: time_budget(go, position.side_to_move(), self.options.move_overhead),
+            plies_left: self.referee.plies_left(),
         };
         let limited = !go.infinite
             && (limits.depth.is_some() || limits.nodes.is_some() || limits.time.is_some());
@@ -348,6 +376,9 @@ impl<W: Write + Send + 'static> Engine<W> {
         let thread_stop = Arc::clone(&stop);
         let out = self.out.clone();
         let infinite = go.infinite;
+        if let Ok(mut memory) = self.memory.try_lock() {
+            self.endgame_table(&mut memory);
+        }
         let memory = Arc::clone(&self.memory);
         let spawned = thread::Builder::new().name("igroteka-search".to_owned()).spawn(move || {
             let mut memory = memory.lock().unwrap_or_else(PoisonError::into_inner);
@@ -367,7 +398,7 @@ impl<W: Write + Send + 'static> Engine<W> {
     }
 
     fn query(&self, query: &Query) -> io::Result<()> {
-        let outcome = self.referee.outcome(self.options.max_plies);
+        let outcome = self.referee.outcome();
         let position = self.referee.position();
         let yes_no = |b: bool| if b { "true" } else { "false" }.to_owned();
         let text = match query {
@@ -403,7 +434,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             position.player_names()[mover],
             p_name(mover)
         ))?;
-        match self.referee.outcome(self.options.max_plies) {
+        match self.referee.outcome() {
             Some(end) => self.out.note(format!("game over {end}")),
             None => Ok(()),
         }

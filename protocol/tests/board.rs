@@ -20,7 +20,7 @@ static GAMES: &[GameEntry] = &[
     GameEntry::of::<focus::Position>(),
     GameEntry::of::<hexdraughts::Position>(),
     GameEntry::of::<stykovka::Position>(),
-    GameEntry::of::<city::City>(),
+    GameEntry::of::<city::Position>(),
 ];
 
 const SCHEMA_URL: &str = "https://example.invalid/igroteka/docs/board.schema.json";

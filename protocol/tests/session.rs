@@ -429,6 +429,21 @@ fn max_plies_adjudicates() {
     assert_eq!(race, ["response true", "response p1win", "response 4 1"]);
 }
 
+/// The search is told the plies left before `MaxPlies`: a win in 5 is
+/// reported with no cap and is no win when the cap comes first.
+#[test]
+fn the_search_sees_the_ply_cap() {
+    let win = "position fen x.......o x\ngo depth 9\n";
+    let last_info = |script: &str| {
+        let lines = run(script);
+        lines.iter().rev().find(|l| l.starts_with("info depth ")).cloned().unwrap_or_default()
+    };
+    let free = last_info(win);
+    assert!(free.contains(" score win 5 "), "{free}");
+    let capped = last_info(&format!("setoption name MaxPlies value 4\n{win}"));
+    assert!(capped.starts_with("info depth 9 ") && capped.contains(" score cp 0 "), "{capped}");
+}
+
 #[test]
 fn a_finished_game_with_a_score() {
     let lines = run_game(

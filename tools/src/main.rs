@@ -48,11 +48,6 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    // Engines read Otrazhenie's perfect-play table from the cache (or build
-    // and write it there) on its first use.
-    if let Some(file) = commands::solve::default_table_file() {
-        otrazhenie::Tablebase::set_cache_file(file);
-    }
     let result = match &cli.command {
         Command::Games => list_games().map(|()| true),
         Command::Perft(args) => commands::perft::run(args).map(|()| true),

@@ -4,7 +4,7 @@
 //!
 //! `cargo bench -p adiyukh -- --warm-up-time 1 --measurement-time 3`
 
-use adiyukh::Position;
+use adiyukh::{Position, Variant};
 use board_core::Game;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
@@ -15,8 +15,13 @@ const MID_GAME: &str =
 
 fn bench_perft(c: &mut Criterion) {
     let cases = [
-        ("start depth 9", Position::default_start(), 9, 4_533_214),
-        ("mid-game depth 10", Position::from_text(MID_GAME, "standard").unwrap(), 10, 4_662_166),
+        ("start depth 9", Position::default(), 9, 4_533_214),
+        (
+            "mid-game depth 10",
+            Position::from_text(MID_GAME, Variant::Standard).unwrap(),
+            10,
+            4_662_166,
+        ),
     ];
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);

@@ -3,8 +3,10 @@
 //! h8 = bit 63; only the dark bits are ever set).
 
 use std::fmt;
+use std::str::FromStr;
 
 use board_core::coords::{parse_square, square_name};
+use board_core::{Cell, CellError};
 
 /// The dark squares (a1, c1, ..., b2, ...): those whose file and rank have the
 /// same parity.
@@ -21,7 +23,24 @@ pub(crate) const RANK_1: u64 = 0x0000_0000_0000_00FF;
 /// A dark square of the board.
 ///
 /// Squares are named as usual (`a1` bottom left from White's side, a dark
-/// square); only the 32 dark squares exist for this game.
+/// square); only the 32 dark squares exist for this game. Names are read in
+/// any case (`"C3".parse::<Square>()` is c3).
+///
+/// Its [`Cell::index`] is the grid index `rank * 8 + file` (zero-based: a1 = 0,
+/// c1 = 2, b2 = 9, h8 = 63), below [`Cell::INDEX_BOUND`] = 64; the 32 light
+/// squares are holes that no `Square` has. [`Cell::all`] gives the dark squares
+/// in index order a1, c1, e1, g1, b2, ..., h8, the order of the position text.
+///
+/// ```
+/// use adiyukh::prelude::*;
+/// let c3: Square = "C3".parse()?;
+/// assert_eq!((c3.to_string(), c3.index()), ("c3".to_owned(), 18));
+/// assert_eq!(Square::from_index(18), Some(c3));
+/// assert_eq!(Square::from_index(1), None); // b1 is light
+/// assert!("b1".parse::<Square>().is_err());
+/// assert_eq!(Square::all().count(), 32);
+/// # Ok::<(), CellError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
@@ -52,28 +71,10 @@ impl Square {
         self.0 / 8
     }
 
-    /// The 32 dark squares in the order of the position text: a1, c1, e1, g1,
-    /// b2, ..., h8.
-    pub fn all() -> impl Iterator<Item = Square> {
-        (0..32u8).map(Square::from_slot)
-    }
-
-    /// Reads a square name such as `c3`.
-    ///
-    /// # Errors
-    /// A message saying why the text is not a dark square (`"f9 is not a
-    /// square"`, `"b1 is a light square"`).
-    pub fn parse(text: &str) -> Result<Square, String> {
-        match parse_square(text, 8, 8) {
-            None => Err(format!("'{text}' is not a square")),
-            Some((file, rank)) => Square::new(file, rank)
-                .ok_or_else(|| format!("{text} is a light square (only dark squares are used)")),
-        }
-    }
-
-    /// The square of bit `index` (0..64); the caller guarantees it is dark.
-    pub(crate) const fn from_index(index: u32) -> Square {
-        Square(index as u8)
+    /// The square of bit `bit` (0..64, the grid index); the caller
+    /// guarantees it is dark.
+    pub(crate) const fn from_bit(bit: u32) -> Square {
+        Square(bit as u8)
     }
 
     /// The square of slot `slot` (0..32), the dense numbering of dark squares.
@@ -97,6 +98,60 @@ impl Square {
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         square_name(self.file(), self.rank()).fmt(f)
+    }
+}
+
+/// Why a text is no square.
+const NOT_A_SQUARE: &str = "not a square of the 8x8 board";
+/// Why a light square's name is no square.
+const LIGHT_SQUARE: &str = "a light square (only the 32 dark squares are used)";
+
+impl FromStr for Square {
+    type Err = CellError;
+
+    /// Reads a dark square's name such as `c3`, in any case.
+    fn from_str(text: &str) -> Result<Square, CellError> {
+        match parse_square(text, 8, 8) {
+            None => Err(CellError::new(text, NOT_A_SQUARE)),
+            Some((file, rank)) => {
+                Square::new(file, rank).ok_or_else(|| CellError::new(text, LIGHT_SQUARE))
+            }
+        }
+    }
+}
+
+/// What the move and position texts say when `text` is no square: `'z9' is
+/// not a square` or `b1 is a light square (only dark squares are used)`.
+pub(crate) fn square_error(error: &CellError) -> String {
+    let text = error.text();
+    if parse_square(text, 8, 8).is_some() {
+        format!("{text} is a light square (only dark squares are used)")
+    } else {
+        format!("'{text}' is not a square")
+    }
+}
+
+impl Cell for Square {
+    /// The 64 squares of the grid; the light ones are holes.
+    const INDEX_BOUND: usize = 64;
+
+    /// The grid index `rank * 8 + file` (a1 = 0, h8 = 63); the bit of the
+    /// square in the crate's bitboards.
+    fn index(self) -> usize {
+        usize::from(self.0)
+    }
+
+    /// The dark square with grid index `index`; `None` for a light square or
+    /// an index of 64 or more.
+    fn from_index(index: usize) -> Option<Square> {
+        let index = u8::try_from(index).ok().filter(|&i| i < 64)?;
+        Square::new(index % 8, index / 8)
+    }
+
+    /// The 32 dark squares in index order (a1, c1, e1, g1, b2, ..., h8),
+    /// without testing the 32 light ones.
+    fn all() -> impl Iterator<Item = Square> {
+        (0..32u8).map(Square::from_slot)
     }
 }
 
@@ -142,7 +197,7 @@ pub(crate) fn direction(from: Square, to: Square) -> Option<Dir> {
 pub(crate) fn squares(mut bb: u64) -> impl Iterator<Item = Square> {
     std::iter::from_fn(move || {
         (bb != 0).then(|| {
-            let sq = Square::from_index(bb.trailing_zeros());
+            let sq = Square::from_bit(bb.trailing_zeros());
             bb &= bb - 1;
             sq
         })
@@ -167,8 +222,30 @@ mod tests {
         for dir in 0..4 {
             assert_eq!(shift(DARK, dir) & !DARK, 0);
         }
-        let h2 = Square::parse("h2").unwrap_or(Square(0));
+        let h2: Square = "h2".parse().unwrap_or(Square(0));
         assert_eq!(shift(h2.bit(), 0), 0);
         assert_eq!(direction(h2, Square::from_slot(0)), None);
+    }
+
+    #[test]
+    fn all_is_the_provided_order_and_indexes_are_bits() {
+        let provided: Vec<Square> =
+            (0..Square::INDEX_BOUND).filter_map(Square::from_index).collect();
+        assert_eq!(Square::all().collect::<Vec<_>>(), provided);
+        for sq in Square::all() {
+            assert_eq!(1u64 << sq.index(), sq.bit());
+            assert_eq!(Square::from_bit(sq.index() as u32), sq);
+        }
+        assert_eq!(Square::from_index(64), None);
+        assert_eq!(Square::from_index(usize::MAX), None);
+    }
+
+    #[test]
+    fn square_errors_say_why() {
+        let light = "B1".parse::<Square>().unwrap_err();
+        assert_eq!(square_error(&light), "B1 is a light square (only dark squares are used)");
+        let none = "z9".parse::<Square>().unwrap_err();
+        assert_eq!(square_error(&none), "'z9' is not a square");
+        assert!(none.to_string().contains("not a square of the 8x8 board"));
     }
 }

@@ -10,7 +10,7 @@
 //! - a king on top (capturing power);
 //! - mobility: quiet steps available.
 
-use board_core::{Evaluate, Valuation, weighted_evaluation};
+use board_core::{Cell, Evaluate, Valuation, weighted_evaluation};
 
 use crate::board::{DARK, LOWER_HALF, shift};
 use crate::{Color, Move, Position, Square};
@@ -97,18 +97,5 @@ impl Evaluate for Position {
         } else {
             0
         }
-    }
-
-    /// Captures (compulsory when there is one) and steps onto the promotion
-    /// row (only men step).
-    fn is_tactical(&self, mv: Move) -> bool {
-        mv.is_capture() || mv.to().bit() & self.side.promotion_row() != 0
-    }
-
-    const MOVE_INDEX_BOUND: usize = 32 * 32;
-
-    /// From and to squares (a capture by its first and last).
-    fn move_index(&self, mv: Move) -> usize {
-        mv.from().slot() * 32 + mv.to().slot()
     }
 }

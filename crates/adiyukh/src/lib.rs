@@ -50,7 +50,25 @@
 //!   arrangement of them into columns is accepted (buried kings anywhere,
 //!   either side to move).
 //!
+//! # Interpretation/decision (the shared API)
+//! - Cells: [`Square`] has only the 32 dark squares. Its
+//!   [`Cell::index`] is the grid index `rank * 8 + file` (a1 = 0, c1 = 2,
+//!   b2 = 9, h8 = 63; `INDEX_BOUND` = 64) with the light squares as holes, so
+//!   that it is the bit of the square in the bitboards and the square's place
+//!   on a plain 8x8 tensor. [`Cell::all`] gives a1, c1, e1, g1, b2, ..., h8:
+//!   the order of the position text. Names are read in any case.
+//! - [`Game::piece_at`] gives the whole [`Column`] on a square (`None` when it
+//!   is empty); [`Position::column`] stays as the same without the `Option`
+//!   (an empty square gives [`Column::EMPTY`]), usable in `const` code.
+//! - The board view ([`Describe::board`]) has the 32 dark squares as its
+//!   cells; the light squares, which are no cells, are not drawn.
+//! - One variant, [`Variant::Standard`] (`"standard"`).
+//!
 //! # Notation
+//! In one line ([`Game::NOTATION`]): quiet move `c3-d4` (or the short `fe5`:
+//! the f-file column to e5); capture: start and every landing square joined
+//! by `:`, `c5:e3:c1` (or short `d:f6`: from the d-file to f6). In full:
+//!
 //! - Quiet move `g3-h4`; capture: the start square and every landing square
 //!   in order, joined by `:` (`c5:e3:c1:a3:f8`). Captures with different
 //!   landing squares are different moves even when they reach the same
@@ -90,17 +108,23 @@
 //!
 //! # Example
 //! ```
-//! use adiyukh::{Game, Position};
+//! use adiyukh::prelude::*;
 //!
-//! let mut pos = Position::default_start();
+//! let mut pos = Position::default();
 //! assert_eq!(pos.legal_moves().len(), 7);
 //! pos.play_text("c3-d4")?;
 //! pos.play_text("fe5")?; // short form: the f-file column steps to e5
 //! let capture = pos.parse_move("d:f6")?; // forced: d4 takes e5 and lands on f6
 //! assert_eq!(capture.to_string(), "d4:f6");
 //! pos.play_unchecked(capture);
+//! let f6: Square = "f6".parse()?;
+//! let column = pos.piece_at(f6).ok_or("f6 is empty")?;
+//! assert_eq!(column.to_string(), "bw"); // the taken Black man under the White man
+//! assert_eq!(column.top(), Some(Piece::man(Color::White)));
 //! assert_eq!(pos.to_string().split(' ').find(|c| c.starts_with("f6")), Some("f6:bw"));
-//! assert_eq!(Position::default_start().perft(4), 1_469);
+//! // `Game::` because the prelude's `DynGame` has a `perft` method too.
+//! assert_eq!(Game::perft(&Position::default(), 4), 1_469);
+//! assert_eq!(Position::start(Variant::Standard), Position::default());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -126,7 +150,23 @@ pub use board::Square;
 pub use moves::{MAX_LANDINGS, Move};
 pub use notation::MoveText;
 pub use piece::{Color, Column, MAX_HEIGHT, Piece};
-pub use position::Position;
+pub use position::{Position, Variant};
 pub use text::Setup;
 
+/// The core crate itself, for what the prelude leaves out (`DynGame`,
+/// `GameRecord`, the view types, the testkit).
+pub use board_core;
 pub use board_core::prelude::*;
+
+/// Everything a user of the game needs, in one import: `use
+/// adiyukh::prelude::*;` brings the game's types (position, move, square,
+/// columns and pieces, variant) and board-core's prelude (the traits with
+/// their methods, errors, outcome, perft and the view).
+pub mod prelude {
+    pub use board_core::prelude::*;
+
+    pub use crate::{
+        Color, Column, MAX_HEIGHT, MAX_LANDINGS, Move, MoveText, Piece, Position, Setup, Square,
+        Variant,
+    };
+}

@@ -160,7 +160,7 @@ impl<S: Sink> CaptureSearch<'_, S> {
                     landing = shift(landing, dir);
                 }
                 for (i, &to) in landings.iter().enumerate().take(count) {
-                    let next = path.then(Square::from_index(to.trailing_zeros()));
+                    let next = path.then(Square::from_bit(to.trailing_zeros()));
                     if continuing == 0 {
                         self.out.push(next);
                     } else if continuing & (1 << i) != 0 {
@@ -168,7 +168,7 @@ impl<S: Sink> CaptureSearch<'_, S> {
                     }
                 }
             } else {
-                let next = path.then(Square::from_index(landing.trailing_zeros()));
+                let next = path.then(Square::from_bit(landing.trailing_zeros()));
                 self.extend(landing, landing & self.promotion_row != 0, dir, next);
             }
             self.restore(over, saved);
@@ -220,7 +220,7 @@ impl Position {
         let empty = DARK & !(own | enemy);
         for dir in self.forward() {
             for to in squares(shift(men, dir) & empty) {
-                let from = Square::from_index(shift(to.bit(), opposite(dir)).trailing_zeros());
+                let from = Square::from_bit(shift(to.bit(), opposite(dir)).trailing_zeros());
                 out.push(Move::quiet(from, to));
             }
         }

@@ -120,7 +120,7 @@ mod tests {
     use super::*;
 
     fn sq(name: &str) -> Square {
-        Square::parse(name).unwrap()
+        name.parse().unwrap()
     }
 
     #[test]

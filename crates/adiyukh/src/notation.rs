@@ -6,6 +6,7 @@ use std::str::FromStr;
 
 use board_core::{Game, IllegalMoveError, MoveSyntaxError};
 
+use crate::board::square_error;
 use crate::{MAX_LANDINGS, Move, Position, Square};
 
 /// Annotations of published records, ignored at the end of a move:
@@ -83,7 +84,7 @@ impl FromStr for MoveText {
 
     fn from_str(text: &str) -> Result<MoveText, MoveSyntaxError> {
         let err = |reason: String| MoveSyntaxError::new(text, reason);
-        let square = |name: &str| Square::parse(name).map_err(err);
+        let square = |name: &str| name.parse::<Square>().map_err(|e| err(square_error(&e)));
         let core = strip_decorations(text);
         if core.is_empty() {
             return Err(err("no move given".to_owned()));
@@ -105,7 +106,7 @@ impl FromStr for MoveText {
             });
         }
         let mut chars = core.chars();
-        if let (Some(c @ 'a'..='h'), Ok(to)) = (chars.next(), Square::parse(chars.as_str())) {
+        if let (Some(c @ 'a'..='h'), Ok(to)) = (chars.next(), chars.as_str().parse::<Square>()) {
             return Ok(MoveText::ShortQuiet { from_file: c as u8 - b'a', to });
         }
         Err(err("expected a move like g3-h4, c5:e3:c1, gh4 or h:f6".to_owned()))

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use board_core::{
-    ByPlayer, Game, IllegalMoveError, Outcome, Player, PositionError, UnknownVariant, zobrist_keys,
+    ByPlayer, Cell, Game, IllegalMoveError, Outcome, Player, PositionError, zobrist_keys,
 };
 
 use crate::board::{LOWER_HALF, RANK_1, RANK_8, direction, shift};
@@ -36,10 +36,19 @@ impl Color {
     }
 }
 
+board_core::variants! {
+    /// Adiyukh's variants: there is one.
+    pub enum Variant for "adiyukh" {
+        /// The game of the rules text: 8x8 board, 12 men a side.
+        Standard = "standard",
+    }
+}
+
 /// An Adiyukh position: the 32 columns and the side to move.
 ///
-/// `Copy` (about 300 bytes). Build it with [`Game::start`], [`Game::from_text`]
-/// or [`Position::from_setup`](Game::from_setup); every value is a legal
+/// `Copy` (about 300 bytes). Build it with [`Position::default`] (the start),
+/// [`Game::start`], `text.parse()`, [`Game::from_text`] or
+/// [`Position::from_setup`](Game::from_setup); every value is a legal
 /// position (12 pieces of each colour).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Position {
@@ -57,7 +66,7 @@ pub struct Position {
 impl Position {
     /// The position with these columns (12 pieces of each colour; the caller
     /// has checked that).
-    pub(crate) fn new(cols: [Column; 32], side: Color) -> Position {
+    pub(crate) fn from_columns(cols: [Column; 32], side: Color) -> Position {
         let mut pos =
             Position { cols: [Column::EMPTY; 32], white: 0, black: 0, kings: 0, side, hash: 0 };
         for (sq, col) in Square::all().zip(cols) {
@@ -69,7 +78,19 @@ impl Position {
         pos
     }
 
-    /// The column on `sq` (empty if none).
+    /// The column on `sq`, [`Column::EMPTY`] on an empty square: the same
+    /// as [`piece_at`](Game::piece_at) without the `Option` (and usable in
+    /// `const` code).
+    ///
+    /// ```
+    /// use adiyukh::prelude::*;
+    /// let pos = Position::default();
+    /// let (c3, d4): (Square, Square) = ("c3".parse()?, "d4".parse()?);
+    /// assert_eq!(pos.column(c3).top(), Some(Piece::man(Color::White)));
+    /// assert_eq!(pos.piece_at(c3), Some(pos.column(c3)));
+    /// assert_eq!((pos.column(d4), pos.piece_at(d4)), (Column::EMPTY, None));
+    /// # Ok::<(), CellError>(())
+    /// ```
     pub const fn column(&self, sq: Square) -> Column {
         self.cols[sq.slot()]
     }
@@ -83,9 +104,8 @@ impl Position {
     /// Black one for every piece on ranks 1-4 (they add up to 24).
     ///
     /// ```
-    /// use adiyukh::Position;
-    /// use board_core::{ByPlayer, Game};
-    /// assert_eq!(Position::default_start().score(), ByPlayer::new(12, 12));
+    /// use adiyukh::prelude::*;
+    /// assert_eq!(Position::default().score(), ByPlayer::new(12, 12));
     /// ```
     pub fn score(&self) -> ByPlayer<u32> {
         let mut score = ByPlayer::new(0, 0);
@@ -167,7 +187,7 @@ impl Position {
                         step = shift(step, dir);
                     }
                     if step & occupied != 0 {
-                        let over = Square::from_index(step.trailing_zeros());
+                        let over = Square::from_bit(step.trailing_zeros());
                         if let Some(piece) = self.take_top(over) {
                             col = col.with_bottom(piece);
                         }
@@ -198,17 +218,22 @@ impl Game for Position {
     type Move = Move;
     type MoveText = MoveText;
     type Setup = Setup;
+    type Variant = Variant;
+    type Cell = Square;
+    /// The column on the square (never empty: an empty square has `None`).
+    type Piece = Column;
 
     const NAME: &'static str = "adiyukh";
-    const VARIANTS: &'static [&'static str] = &["standard"];
     const PLAYER_NAMES: ByPlayer<&'static str> = ByPlayer::new("White", "Black");
     /// 300 plies: random games from the start end by themselves well before
     /// that (longest 176 in 400 seeded games); at the cap
     /// [`adjudicate`](Game::adjudicate) scores the position as it stands.
     const DEFAULT_MAX_PLIES: u32 = 300;
+    const NOTATION: &'static str = "quiet move c3-d4 (or the short fe5: the f-file column to e5); \
+        capture: start and every landing square joined by ':', c5:e3:c1 \
+        (or short d:f6: from the d-file to f6)";
 
-    fn start(variant: &str) -> Result<Self, UnknownVariant> {
-        Self::variant_named(variant)?;
+    fn start(_variant: Variant) -> Self {
         let mut cols = [Column::EMPTY; 32];
         for (slot, col) in cols.iter_mut().enumerate() {
             *col = match slot {
@@ -217,20 +242,30 @@ impl Game for Position {
                 _ => Column::EMPTY,
             };
         }
-        Ok(Position::new(cols, Color::White))
+        Position::from_columns(cols, Color::White)
     }
 
-    fn from_setup(setup: Setup, variant: &str) -> Result<Self, PositionError> {
-        Self::variant_named(variant)?;
+    fn from_setup(setup: Setup, _variant: Variant) -> Result<Self, PositionError> {
         setup.validate()
     }
 
-    fn variant(&self) -> &'static str {
-        Self::VARIANTS[0]
+    fn to_setup(&self) -> Setup {
+        self.setup()
+    }
+
+    fn variant(&self) -> Variant {
+        Variant::Standard
     }
 
     fn side_to_move(&self) -> Player {
         self.side.player()
+    }
+
+    /// The column on `sq`; `None` for an empty square (see also
+    /// [`Position::column`]).
+    fn piece_at(&self, sq: Square) -> Option<Column> {
+        let col = self.column(sq);
+        (!col.is_empty()).then_some(col)
     }
 
     fn generate_moves(&self, moves: &mut Vec<Move>) {
@@ -256,6 +291,20 @@ impl Game for Position {
 
     fn resolve_move(&self, text: &MoveText) -> Result<Move, IllegalMoveError> {
         text.resolve(self)
+    }
+
+    /// Captures (compulsory when there is one) and steps onto the promotion
+    /// row (only men step).
+    fn is_tactical(&self, mv: Move) -> bool {
+        mv.is_capture() || mv.to().bit() & self.side.promotion_row() != 0
+    }
+
+    const MOVE_INDEX_BOUND: usize = 32 * 32;
+
+    /// From and to squares (a capture by its first and last), each by its
+    /// dense number 0..32 among the dark squares.
+    fn move_index(&self, mv: Move) -> usize {
+        mv.from().slot() * 32 + mv.to().slot()
     }
 
     /// The score as it stands, as at the natural end.
@@ -286,6 +335,8 @@ impl Game for Position {
         count(self, depth, &mut buffers)
     }
 }
+
+board_core::default_variant!(Position);
 
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

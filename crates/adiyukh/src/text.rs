@@ -8,12 +8,15 @@
 use std::fmt;
 use std::str::FromStr;
 
-use board_core::PositionError;
+use board_core::{Cell, PositionError};
 
+use crate::board::square_error;
 use crate::{Color, Column, Piece, Position, Square};
 
 /// A position as read from text, not yet checked: the side to move and the
-/// columns (pieces bottom first).
+/// columns (pieces bottom first). `Display` prints it as position text, the
+/// columns in the order they are listed ([`Game::to_setup`](board_core::Game::to_setup)
+/// lists them in square order, as the position prints).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
     /// The colour to move.
@@ -55,7 +58,7 @@ impl Setup {
                 )));
             }
         }
-        Ok(Position::new(cols, self.turn))
+        Ok(Position::from_columns(cols, self.turn))
     }
 }
 
@@ -81,7 +84,7 @@ impl FromStr for Setup {
                     "'{token}' is not a column: expected <square>:<pieces>, e.g. c3:wwB"
                 )));
             };
-            let sq = Square::parse(square).map_err(PositionError::new)?;
+            let sq: Square = square.parse().map_err(|e| PositionError::new(square_error(&e)))?;
             let pieces = letters
                 .chars()
                 .map(|c| {
@@ -98,6 +101,39 @@ impl FromStr for Setup {
     }
 }
 
+impl fmt::Display for Setup {
+    /// The position text: the side to move, then `<square>:<pieces>` for
+    /// every listed column.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(side_letter(self.turn))?;
+        for (sq, pieces) in &self.columns {
+            write!(f, " {sq}:")?;
+            pieces.iter().try_for_each(|p| write!(f, "{p}"))?;
+        }
+        Ok(())
+    }
+}
+
+/// The position text's letter for the side to move.
+const fn side_letter(turn: Color) -> &'static str {
+    match turn {
+        Color::White => "w",
+        Color::Black => "b",
+    }
+}
+
+impl Position {
+    /// The setup of this position: its columns in square order.
+    pub(crate) fn setup(&self) -> Setup {
+        let columns = Square::all()
+            .map(|sq| (sq, self.column(sq)))
+            .filter(|(_, col)| !col.is_empty())
+            .map(|(sq, col)| (sq, col.pieces().collect()))
+            .collect();
+        Setup { turn: self.side, columns }
+    }
+}
+
 impl fmt::Display for Position {
     /// The position text; with `{:#}` a board picture (each square shows its
     /// top piece and, for columns of several pieces, the height), the side
@@ -106,7 +142,7 @@ impl fmt::Display for Position {
         if f.alternate() {
             return self.draw(f);
         }
-        f.write_str(if self.side == Color::White { "w" } else { "b" })?;
+        f.write_str(side_letter(self.side))?;
         for sq in Square::all() {
             let col = self.column(sq);
             if !col.is_empty() {

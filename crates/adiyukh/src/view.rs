@@ -1,13 +1,15 @@
 //! How the game looks to a GUI: a draughts board, columns of men and kings,
 //! the running score, and the start and every landing of a move.
 
-use board_core::Describe;
 use board_core::view::{Board, Piece, Pieces};
+use board_core::{Cell, Describe};
 
 use crate::{Move, Position, Square};
 
 impl Describe for Position {
-    /// The 8x8 board, play on the dark squares (a1 dark), White at the bottom.
+    /// The 8x8 board, play on the dark squares (a1 dark), White at the
+    /// bottom; the light squares are drawn too, though no [`Square`] names
+    /// them.
     fn board(&self) -> Board {
         Board::chequered(8, 8)
     }

@@ -5,7 +5,7 @@ use adiyukh::Position;
 use board_core::{Evaluate, Game, Player, Rng};
 
 fn pos(text: &str) -> Position {
-    Position::from_text(text, "standard").unwrap_or_else(|e| panic!("{text}: {e}"))
+    text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 /// The same position seen from the other side: board turned round, colours
@@ -36,10 +36,10 @@ fn mirror(p: &Position) -> Position {
 
 #[test]
 fn the_start_is_even_and_mirrored_positions_agree() {
-    assert_eq!(Position::default_start().evaluate(), 0);
+    assert_eq!(Position::default().evaluate(), 0);
     let mut rng = Rng::new(5);
     for _ in 0..30 {
-        let mut p = Position::default_start();
+        let mut p = Position::default();
         for _ in 0..60 {
             let v = p.evaluate();
             assert!(v.abs() <= 20_000);
@@ -60,7 +60,7 @@ fn the_evaluation_counts_the_score() {
     let mut features = vec![0; Position::FEATURE_NAMES.len()];
     assert_eq!(Position::FEATURE_NAMES[0], "points");
     for _ in 0..20 {
-        let mut p = Position::default_start();
+        let mut p = Position::default();
         for _ in 0..80 {
             p.features(&mut features);
             let score = p.score();

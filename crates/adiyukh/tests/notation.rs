@@ -1,11 +1,11 @@
 //! Move text (full and short forms, annotations) and position text: round
 //! trips, and error messages that say what was wrong.
 
-use adiyukh::{MoveText, Position};
+use adiyukh::{MoveText, Position, Variant};
 use board_core::{Game, IllegalMoveError, MoveError};
 
 fn pos(text: &str) -> Position {
-    Position::from_text(text, "standard").unwrap_or_else(|e| panic!("{text}: {e}"))
+    text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 fn parsed(p: &Position, text: &str) -> String {
@@ -21,7 +21,7 @@ fn error(p: &Position, text: &str) -> String {
 
 #[test]
 fn full_notation_round_trips() {
-    let start = Position::default_start();
+    let start = Position::default();
     for mv in start.legal_moves() {
         assert_eq!(parsed(&start, &mv.to_string()), mv.to_string());
     }
@@ -30,11 +30,13 @@ fn full_notation_round_trips() {
     assert_eq!(parsed(&pos(text), long), long);
     let read: MoveText = long.parse().unwrap();
     assert_eq!(read.to_string(), long);
+    // Square names in any case.
+    assert_eq!(parsed(&start, "C3-D4"), "c3-d4");
 }
 
 #[test]
 fn short_forms_name_one_legal_move() {
-    let start = Position::default_start();
+    let start = Position::default();
     assert_eq!(parsed(&start, "gh4"), "g3-h4");
     assert_eq!(parsed(&start, "cd4"), "c3-d4");
     assert_eq!(parsed(&start, "ab4"), "a3-b4");
@@ -51,7 +53,7 @@ fn short_forms_name_one_legal_move() {
 
 #[test]
 fn annotations_and_move_numbers_are_ignored() {
-    let start = Position::default_start();
+    let start = Position::default();
     for text in ["gh4!", "gh4?", "gh4!?", "1.gh4", "1. gh4", "gh4 Д.", "g3-h4Пр.", "12...gh4 ?"]
     {
         assert_eq!(parsed(&start, text), "g3-h4", "{text}");
@@ -81,7 +83,7 @@ fn a_short_form_naming_several_moves_is_ambiguous() {
 
 #[test]
 fn syntax_errors_say_what_is_wrong() {
-    let start = Position::default_start();
+    let start = Position::default();
     let cases = [
         ("", "no move"),
         ("z9-a1", "'z9' is not a square"),
@@ -100,7 +102,7 @@ fn syntax_errors_say_what_is_wrong() {
 
 #[test]
 fn illegal_moves_say_why() {
-    let start = Position::default_start();
+    let start = Position::default();
     let cases = [
         ("c5-d4", "no column on c5"),
         ("b6-a5", "Black's and White is to move"),
@@ -145,7 +147,7 @@ fn position_text_round_trips() {
         pos("b b8:ww a7:w g5:bbww e5:bbbwww b4:bbbw g1:wwwbbbB").to_string(),
         "b g1:wwwbbbB b4:bbbw e5:bbbwww g5:bbww a7:w b8:ww"
     );
-    assert_eq!(Position::default_start().to_string(), Position::default_start().to_string());
+    assert_eq!(Position::default().to_string(), Position::default().to_string());
     let picture = format!("{:#}", pos("b g1:wwwbbbB b4:bbbw e5:bbbwww g5:bbww a7:w b8:ww"));
     assert!(picture.contains("B7"), "{picture}");
     assert!(picture.contains("score White 13 - Black 11"), "{picture}");
@@ -168,10 +170,16 @@ fn position_errors_say_what_is_wrong() {
         ("w a1:wwwwwwwwwwwwbbbbbbbbbbbbb", "has 25 pieces"),
     ];
     for (text, needle) in cases {
-        match Position::from_text(text, "standard") {
+        match Position::from_text(text, Variant::Standard) {
             Ok(p) => panic!("{text:?} was accepted as {p}"),
             Err(e) => assert!(e.to_string().contains(needle), "{text:?}: {e}"),
         }
     }
-    assert!(Position::from_text(&Position::default_start().to_string(), "nope").is_err());
+    let unknown = "nope".parse::<Variant>();
+    assert!(unknown.is_err_and(|e| e.to_string().contains("adiyukh has no variant 'nope'")));
+    assert_eq!("Standard".parse::<Variant>(), Ok(Variant::Standard));
+    assert_eq!(
+        Position::from_text(&Position::default().to_string(), Variant::Standard),
+        Ok(Position::default())
+    );
 }

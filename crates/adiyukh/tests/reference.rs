@@ -4,7 +4,7 @@
 //! resulting positions — on many random positions. This is what gives the
 //! perft numbers their credibility.
 
-use adiyukh::Position;
+use adiyukh::{Position, Variant};
 use board_core::{Game, Rng};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -266,7 +266,7 @@ fn random_position(rng: &mut Rng) -> String {
 
 /// Compares both generators on `text`; returns the positions after each move.
 fn compare(text: &str) -> Vec<String> {
-    let pos = Position::from_text(text, "standard").unwrap();
+    let pos = Position::from_text(text, Variant::Standard).unwrap();
     let reference = Board::parse(&pos.to_string());
     let mut expected: Vec<(String, String)> =
         reference.moves().into_iter().map(|(m, b)| (m, b.text())).collect();
@@ -312,10 +312,10 @@ fn fast_generator_matches_the_reference_along_random_games() {
     let mut rng = Rng::new(13);
     let mut captures = 0;
     for _ in 0..60 {
-        let mut text = Position::default_start().to_string();
+        let mut text = Position::default().to_string();
         for _ in 0..Position::DEFAULT_MAX_PLIES {
             let next = compare(&text);
-            let pos = Position::from_text(&text, "standard").unwrap();
+            let pos = Position::from_text(&text, Variant::Standard).unwrap();
             captures += pos.legal_moves().iter().filter(|m| m.is_capture()).count();
             match rng.choose(&next) {
                 Some(after) => text = after.clone(),
@@ -359,7 +359,7 @@ fn reference_perft_agrees_with_the_perft_table() {
     for line in data.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
         let fields: Vec<&str> = line.split('|').map(str::trim).collect();
         let text = match fields[0] {
-            "startpos" => Position::default_start().to_string(),
+            "startpos" => Position::default().to_string(),
             text => text.to_owned(),
         };
         let board = Board::parse(&text);

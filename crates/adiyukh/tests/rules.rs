@@ -6,11 +6,12 @@
 //! (a1 or h8): a corner column can never be jumped, and a king there only
 //! looks along the long diagonal, which the tests keep clear.
 
-use adiyukh::{Color, Piece, Position, Square};
+use adiyukh::{Color, Column, Piece, Position, Square};
+use board_core::Cell;
 use board_core::{ByPlayer, Game, Outcome, Player};
 
 fn pos(text: &str) -> Position {
-    Position::from_text(text, "standard").unwrap_or_else(|e| panic!("{text}: {e}"))
+    text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 fn moves(p: &Position) -> Vec<String> {
@@ -26,18 +27,27 @@ fn after(text: &str, mv: &str) -> String {
 }
 
 fn sq(name: &str) -> Square {
-    Square::parse(name).unwrap()
+    name.parse().unwrap()
 }
 
 #[test]
 fn start_position_and_first_moves() {
-    let start = Position::default_start();
+    let start = Position::default();
     assert_eq!(
         start.to_string(),
         "w a1:w c1:w e1:w g1:w b2:w d2:w f2:w h2:w a3:w c3:w e3:w g3:w \
          b6:b d6:b f6:b h6:b a7:b c7:b e7:b g7:b b8:b d8:b f8:b h8:b"
     );
     assert_eq!(start.side_to_move(), Player::First);
+    let white_man = Column::single(Piece::man(Color::White));
+    assert_eq!(start.piece_at(sq("c3")), Some(white_man));
+    assert_eq!(start.piece_at(sq("H8")), Some(Column::single(Piece::man(Color::Black))));
+    assert_eq!(start.piece_at(sq("d4")), None);
+    assert_eq!(start.column(sq("d4")), Column::EMPTY);
+    let occupied: Vec<String> =
+        Square::all().filter(|&s| start.piece_at(s).is_some()).map(|s| s.to_string()).collect();
+    assert_eq!(occupied.len(), 24);
+    assert_eq!(start.to_string().split(' ').skip(1).map(|c| &c[..2]).collect::<Vec<_>>(), occupied);
     assert_eq!(moves(&start), ["a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"]);
 }
 
@@ -251,7 +261,7 @@ fn the_scoring_example_of_the_rules_text_is_a_white_win_13_11() {
 
 #[test]
 fn the_ply_cap_scores_the_position_as_it_stands() {
-    let start = Position::default_start();
+    let start = Position::default();
     assert_eq!(start.adjudicate(), Outcome::draw("ply limit").with_score(ByPlayer::new(12, 12)));
     let p = pos("w a1:bbbbbbbbbbbB c3:w e5:wwwwwwwwwwW");
     assert_eq!(p.outcome(), None);

@@ -5,12 +5,12 @@ use std::any::Any;
 use std::fmt;
 
 use crate::view::{Board, Pieces};
-use crate::{ByPlayer, Describe, Game, MoveError, Outcome, Player, Rng, perft};
+use crate::{ByPlayer, Describe, Game, MoveError, Outcome, Player, Rng, Variant, perft};
 
 /// A position of some game, used through text. Every [`Game`] is one.
 ///
 /// ```
-/// # use board_core::{DynGame, Game};
+/// # use board_core::DynGame;
 /// fn show(pos: &dyn DynGame) -> String {
 ///     format!("{} to move, {} legal moves", pos.player_names()[pos.side_to_move()],
 ///             pos.legal_move_texts().len())
@@ -19,7 +19,7 @@ use crate::{ByPlayer, Describe, Game, MoveError, Outcome, Player, Rng, perft};
 pub trait DynGame: fmt::Debug + Send + Sync + Any {
     /// The game's name.
     fn name(&self) -> &'static str;
-    /// The variant this position is played under.
+    /// The name of the variant this position is played under.
     fn variant(&self) -> &'static str;
     /// The game's variants, default first.
     fn variants(&self) -> &'static [&'static str];
@@ -27,20 +27,14 @@ pub trait DynGame: fmt::Debug + Send + Sync + Any {
     fn player_names(&self) -> ByPlayer<&'static str>;
     /// The ply cap tools use by default ([`Game::DEFAULT_MAX_PLIES`]).
     fn default_max_plies(&self) -> u32;
+    /// How to write a move ([`Game::NOTATION`]).
+    fn notation(&self) -> &'static str;
     /// The player to move.
     fn side_to_move(&self) -> Player;
     /// How the game ended, if it has.
     fn outcome(&self) -> Option<Outcome>;
     /// The result at a tool's ply cap ([`Game::adjudicate`]).
     fn adjudicate(&self) -> Outcome;
-    /// How a game that has lasted `plies` plies ends under a tool's ply cap
-    /// `max_plies` (0: no cap): by the rules, or at the cap by
-    /// [`adjudicate`](Self::adjudicate); `None` while it goes on. The one
-    /// rule every tool (arena, engine, `match`) applies; do not override.
-    fn outcome_within(&self, plies: usize, max_plies: u32) -> Option<Outcome> {
-        let capped = max_plies > 0 && plies >= max_plies as usize;
-        self.outcome().or_else(|| capped.then(|| self.adjudicate()))
-    }
     /// Every legal move in canonical notation.
     fn legal_move_texts(&self) -> Vec<String>;
     /// The canonical notation of `text` if it is a legal move here.
@@ -83,16 +77,19 @@ impl<G: Describe> DynGame for G {
         G::NAME
     }
     fn variant(&self) -> &'static str {
-        Game::variant(self)
+        Game::variant(self).name()
     }
     fn variants(&self) -> &'static [&'static str] {
-        G::VARIANTS
+        <G::Variant as Variant>::NAMES
     }
     fn player_names(&self) -> ByPlayer<&'static str> {
         G::PLAYER_NAMES
     }
     fn default_max_plies(&self) -> u32 {
         G::DEFAULT_MAX_PLIES
+    }
+    fn notation(&self) -> &'static str {
+        G::NOTATION
     }
     fn side_to_move(&self) -> Player {
         Game::side_to_move(self)

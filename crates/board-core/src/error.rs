@@ -30,6 +30,33 @@ impl fmt::Display for PositionError {
 
 impl Error for PositionError {}
 
+/// A text that names no cell of the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellError {
+    text: String,
+    reason: &'static str,
+}
+
+impl CellError {
+    /// `text` names no cell because of `reason` (e.g. `"no such square"`).
+    pub fn new(text: &str, reason: &'static str) -> Self {
+        CellError { text: text.to_owned(), reason }
+    }
+
+    /// The text that was read.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+impl fmt::Display for CellError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot read cell '{}': {}", self.text, self.reason)
+    }
+}
+
+impl Error for CellError {}
+
 /// A move text whose syntax is wrong (first stage of move parsing).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveSyntaxError {
@@ -170,6 +197,23 @@ impl fmt::Display for UnknownVariant {
 }
 
 impl Error for UnknownVariant {}
+
+/// A game name no registry knows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownGame {
+    /// The name that was asked for.
+    pub name: String,
+    /// The games there are.
+    pub known: Vec<&'static str>,
+}
+
+impl fmt::Display for UnknownGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown game '{}' (games: {})", self.name, self.known.join(", "))
+    }
+}
+
+impl Error for UnknownGame {}
 
 impl From<UnknownVariant> for PositionError {
     fn from(e: UnknownVariant) -> Self {

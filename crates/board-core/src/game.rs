@@ -6,15 +6,20 @@ use std::hash::Hash;
 use std::str::FromStr;
 
 use crate::{
-    ByPlayer, IllegalMoveError, MoveError, MoveSyntaxError, Outcome, Player, PositionError,
-    UnknownVariant,
+    ByPlayer, Cell, IllegalMoveError, MoveError, MoveSyntaxError, Outcome, Player, PositionError,
+    Variant,
 };
 
 /// A position of a two-player game, with its rules.
 ///
 /// The required core is small: start positions, move generation, making a move,
-/// the end, the hash, and the two text stages. Everything else is provided and
-/// should not be overridden except where a method says so.
+/// the end, the hash, the two text stages, and what stands on a cell.
+/// Everything else is provided and should not be overridden except where a
+/// method says so.
+///
+/// Every game crate has the same public shape (see the crate docs'
+/// checklist): `Position: Default + FromStr + Display` for the default
+/// variant, which the supertraits require.
 ///
 /// Contract (checked for every game by the `testkit` module, feature `testkit`):
 /// - [`generate_moves`](Game::generate_moves) appends no move exactly when
@@ -25,42 +30,65 @@ use crate::{
 /// - `Display` of the position is its position text; [`from_text`](Game::from_text)
 ///   reads it back into an equal position. `{:#}` draws the board for people.
 /// - [`zobrist`](Game::zobrist) equals [`zobrist_from_scratch`](Game::zobrist_from_scratch).
-pub trait Game: Clone + Eq + fmt::Debug + fmt::Display + Send + Sync + 'static {
+/// - [`generate_tactical`](Game::generate_tactical) gives exactly the
+///   generated moves that are [`is_tactical`](Game::is_tactical).
+pub trait Game:
+    Clone
+    + Eq
+    + fmt::Debug
+    + fmt::Display
+    + Default
+    + FromStr<Err = PositionError>
+    + Send
+    + Sync
+    + 'static
+{
     /// A move: small and `Copy`; `Display` gives its canonical notation.
     type Move: Copy + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + 'static;
     /// A move as read from text, before it is checked against a position
     /// (first stage of move parsing). `Display` gives the text back.
     type MoveText: FromStr<Err = MoveSyntaxError> + fmt::Display;
-    /// A position as read from text, not yet validated.
-    type Setup: FromStr<Err = PositionError>;
+    /// A position as read from text, not yet validated; `Display` prints it
+    /// back.
+    type Setup: FromStr<Err = PositionError> + fmt::Display;
+    /// The game's variants.
+    type Variant: Variant;
+    /// A cell of the board.
+    type Cell: Cell;
+    /// What [`piece_at`](Game::piece_at) finds on a cell: a piece, a stack, or
+    /// the player owning it.
+    type Piece: Copy + Eq + fmt::Debug + Send + Sync + 'static;
 
     /// The game's name as used on the command line (`"otrazhenie"`).
     const NAME: &'static str;
-    /// The variant names, the default first.
-    const VARIANTS: &'static [&'static str];
     /// The colour names of the two players, first player first.
     const PLAYER_NAMES: ByPlayer<&'static str>;
     /// How many plies tools play before they adjudicate with
     /// [`adjudicate`](Game::adjudicate), since none of these games has a draw rule.
     const DEFAULT_MAX_PLIES: u32 = 400;
+    /// How to write a move, in one line for people (a `help` command prints it).
+    const NOTATION: &'static str;
 
-    /// The start position of `variant` (a name from [`VARIANTS`](Game::VARIANTS)).
-    ///
-    /// # Errors
-    /// [`UnknownVariant`] when the game has no such variant.
-    fn start(variant: &str) -> Result<Self, UnknownVariant>;
+    /// The start position of `variant`.
+    fn start(variant: Self::Variant) -> Self;
 
     /// Validates a setup into a playable position of `variant`.
     ///
     /// # Errors
-    /// [`PositionError`] saying what is wrong (or that the variant is unknown).
-    fn from_setup(setup: Self::Setup, variant: &str) -> Result<Self, PositionError>;
+    /// [`PositionError`] saying what is wrong.
+    fn from_setup(setup: Self::Setup, variant: Self::Variant) -> Result<Self, PositionError>;
+
+    /// The setup this position was validated from: its text form.
+    fn to_setup(&self) -> Self::Setup;
 
     /// The variant this position is played under.
-    fn variant(&self) -> &'static str;
+    fn variant(&self) -> Self::Variant;
 
     /// The player to move.
     fn side_to_move(&self) -> Player;
+
+    /// What stands on `cell`, if anything.
+    fn piece_at(&self, cell: Self::Cell) -> Option<Self::Piece>;
 
     /// Appends every legal move to `moves` (which the caller owns and clears).
     /// Appends nothing when the game is over.
@@ -84,6 +112,41 @@ pub trait Game: Clone + Eq + fmt::Debug + fmt::Display + Send + Sync + 'static {
     /// [`IllegalMoveError`] when the text names no legal move or several.
     fn resolve_move(&self, text: &Self::MoveText) -> Result<Self::Move, IllegalMoveError>;
 
+    /// Whether `mv` (legal here) is tactical by the game's rules: it
+    /// captures, promotes, crashes or otherwise wins material or the game at
+    /// once. Quiescence search plays only these past its horizon, and search
+    /// never reduces them. Default: no move is.
+    fn is_tactical(&self, _mv: Self::Move) -> bool {
+        false
+    }
+
+    /// Appends the legal moves that are [tactical](Game::is_tactical), in
+    /// generation order. Games with a faster way than filtering all moves
+    /// override it; the conformance suite compares the two.
+    fn generate_tactical(&self, moves: &mut Vec<Self::Move>) {
+        let first = moves.len();
+        self.generate_moves(moves);
+        let mut kept = first;
+        for i in first..moves.len() {
+            if self.is_tactical(moves[i]) {
+                moves[kept] = moves[i];
+                kept += 1;
+            }
+        }
+        moves.truncate(kept);
+    }
+
+    /// [`move_index`](Game::move_index) is always below this.
+    const MOVE_INDEX_BOUND: usize = 1;
+
+    /// A number below [`MOVE_INDEX_BOUND`](Game::MOVE_INDEX_BOUND) naming
+    /// what `mv` does (e.g. its from and to cells), so that search can keep
+    /// a table of how often such moves were good (history). Different moves
+    /// may share an index. Default: all share 0.
+    fn move_index(&self, _mv: Self::Move) -> usize {
+        0
+    }
+
     /// The hash recomputed from nothing. Games that update the hash
     /// incrementally override this; the conformance suite compares the two.
     fn zobrist_from_scratch(&self) -> u64 {
@@ -96,29 +159,12 @@ pub trait Game: Clone + Eq + fmt::Debug + fmt::Display + Send + Sync + 'static {
         Outcome::draw("ply limit")
     }
 
-    /// The canonical name of `name` among the variants, matched case-insensitively.
-    ///
-    /// # Errors
-    /// [`UnknownVariant`] when there is no such variant.
-    fn variant_named(name: &str) -> Result<&'static str, UnknownVariant> {
-        Self::VARIANTS.iter().find(|v| v.eq_ignore_ascii_case(name)).copied().ok_or_else(|| {
-            UnknownVariant { game: Self::NAME, variant: name.to_owned(), known: Self::VARIANTS }
-        })
-    }
-
-    /// The start position of the default variant.
-    fn default_start() -> Self {
-        match Self::start(Self::VARIANTS[0]) {
-            Ok(pos) => pos,
-            Err(e) => unreachable!("the default variant must exist: {e}"),
-        }
-    }
-
-    /// Reads a position text of `variant` (parse into a setup, then validate).
+    /// Reads a position text of `variant` (parse into a setup, then
+    /// validate). `text.parse::<Position>()` reads one of the default variant.
     ///
     /// # Errors
     /// [`PositionError`] saying what is wrong and where.
-    fn from_text(text: &str, variant: &str) -> Result<Self, PositionError> {
+    fn from_text(text: &str, variant: Self::Variant) -> Result<Self, PositionError> {
         let setup: Self::Setup = text.trim().parse()?;
         Self::from_setup(setup, variant)
     }
@@ -188,7 +234,10 @@ pub trait Game: Clone + Eq + fmt::Debug + fmt::Display + Send + Sync + 'static {
     }
 }
 
-/// A static evaluation for alpha-beta search.
+/// A static evaluation for alpha-beta search and MCTS playouts: heuristics
+/// only. What the rules decide (which moves are tactical, the move index) is
+/// in [`Game`]; exact values from a table come from an [`EndgameTable`] the
+/// engine owns.
 ///
 /// Lives here so that game crates need not depend on the search crate.
 pub trait Evaluate: Game {
@@ -202,31 +251,6 @@ pub trait Evaluate: Game {
         0
     }
 
-    /// Whether `mv` is tactical by the game's rules: it captures, promotes,
-    /// crashes or otherwise wins material or the game at once. Quiescence
-    /// search plays only these past its horizon, and search never reduces
-    /// them. Default: no move is.
-    fn is_tactical(&self, _mv: Self::Move) -> bool {
-        false
-    }
-
-    /// [`move_index`](Evaluate::move_index) is always below this.
-    const MOVE_INDEX_BOUND: usize = 1;
-
-    /// A number below [`MOVE_INDEX_BOUND`](Evaluate::MOVE_INDEX_BOUND) naming
-    /// what `mv` does (e.g. its from and to squares), so that search can keep
-    /// a table of how often such moves were good (history). Different moves
-    /// may share an index. Default: all share 0.
-    fn move_index(&self, _mv: Self::Move) -> usize {
-        0
-    }
-
-    /// The exact value of the position at perfect play, for games that can
-    /// look it up (an endgame table); `None` (the default) when unknown. Search
-    /// then plays the move whose probed value is best instead of searching.
-    fn probe(&self) -> Option<Proven> {
-        None
-    }
     /// The names of the evaluation's features, in the order
     /// [`features`](Evaluate::features) writes them (at most [`MAX_FEATURES`]).
     /// Empty for an evaluation that is not a weighted sum.
@@ -245,6 +269,28 @@ pub trait Evaluate: Game {
     /// position by `evaluate` as it is.
     fn features(&self, _out: &mut [i32]) -> Valuation {
         Valuation::Fixed(self.evaluate())
+    }
+}
+
+/// Exact values of a game's positions at perfect play, looked up: an
+/// endgame table. An engine owns one (building or loading it is its choice,
+/// and its cost) and hands it to search, which then plays the best move the
+/// table knows instead of searching.
+pub trait EndgameTable<G: Game>: Send + Sync {
+    /// The value of `pos` for the side to move, or `None` when the table does
+    /// not hold it.
+    fn probe(&self, pos: &G) -> Option<Proven>;
+}
+
+impl<G: Game, T: EndgameTable<G> + ?Sized> EndgameTable<G> for &T {
+    fn probe(&self, pos: &G) -> Option<Proven> {
+        (**self).probe(pos)
+    }
+}
+
+impl<G: Game, T: EndgameTable<G> + ?Sized> EndgameTable<G> for std::sync::Arc<T> {
+    fn probe(&self, pos: &G) -> Option<Proven> {
+        (**self).probe(pos)
     }
 }
 

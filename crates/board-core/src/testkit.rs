@@ -24,6 +24,14 @@
 //! - random and mutated move and position texts give errors or legal results,
 //!   never panics;
 //! - every random game ends or reaches the ply cap;
+//! - the shape every game crate shares ([`Game`]'s associated types): every
+//!   variant prints and parses back, `Default` is the default variant's
+//!   start, `FromStr` reads the default variant, the setup prints back to the
+//!   position text, every cell prints, parses and indexes back to itself, and
+//!   `piece_at` finds something exactly on the cells `pieces` lists, and
+//!   every cell holding a piece is drawn by the view;
+//! - tactical moves: `generate_tactical` gives exactly the generated moves
+//!   that are tactical, and every move index is below its bound;
 //! - the view ([`Describe`]): the board of each variant has unique cell names
 //!   and cells inside the drawing, pieces stand only on its cells, and each
 //!   move's path runs over its cells (a drop from the reserve only in games
@@ -37,7 +45,7 @@ use std::marker::PhantomData;
 
 use crate::perft::{perft, perft_divide};
 use crate::view::{Board, RESERVE};
-use crate::{Describe, Game, IllegalMoveError, Rng};
+use crate::{Cell, Describe, Game, IllegalMoveError, Rng, Variant};
 
 /// Characters mixed into mutated texts: notation, digits, separators and a few
 /// troublemakers (multi-byte letters, control characters).
@@ -49,12 +57,12 @@ const NOISE: &[char] = &[
 /// The conformance suite for one game, with its settings.
 #[derive(Debug)]
 #[must_use = "call .run()"]
-pub struct Conformance<G> {
+pub struct Conformance<G: Game> {
     seed: u64,
     games: usize,
     max_plies: u32,
     samples: usize,
-    extra: Vec<(String, String)>,
+    extra: Vec<(G::Variant, String)>,
     game: PhantomData<G>,
 }
 
@@ -108,43 +116,34 @@ impl<G: Describe> Conformance<G> {
     /// # Panics
     /// If a text is not a valid position.
     pub fn positions(self, texts: &[&str]) -> Self {
-        let default = G::VARIANTS[0];
-        self.positions_in(default, texts)
+        self.positions_in(G::Variant::default(), texts)
     }
 
     /// More start positions of `variant`.
     ///
     /// # Panics
     /// If a text is not a valid position.
-    pub fn positions_in(mut self, variant: &str, texts: &[&str]) -> Self {
+    pub fn positions_in(mut self, variant: G::Variant, texts: &[&str]) -> Self {
         for text in texts {
             if let Err(e) = G::from_text(text, variant) {
                 panic!("extra position {text:?}: {e}");
             }
-            self.extra.push((variant.to_owned(), (*text).to_owned()));
+            self.extra.push((variant, (*text).to_owned()));
         }
         self
     }
 
     /// Runs every check; panics on the first failure.
     pub fn run(self) {
+        check_shape::<G>();
         let mut starts = Vec::new();
-        for variant in G::VARIANTS {
-            match G::start(variant) {
-                Ok(pos) => {
-                    assert_eq!(
-                        Game::variant(&pos),
-                        *variant,
-                        "start({variant}) has another variant"
-                    );
-                    starts.push(pos);
-                }
-                Err(e) => panic!("start({variant:?}) failed: {e}"),
-            }
+        for &variant in G::Variant::ALL {
+            let pos = G::start(variant);
+            assert_eq!(Game::variant(&pos), variant, "start({variant}) has another variant");
+            starts.push(pos);
         }
-        assert!(G::start("no such variant").is_err(), "start accepts an unknown variant");
         for (variant, text) in &self.extra {
-            starts.extend(G::from_text(text, variant).ok());
+            starts.extend(G::from_text(text, *variant).ok());
         }
 
         let mut rng = Rng::new(self.seed);
@@ -171,6 +170,8 @@ impl<G: Describe> Conformance<G> {
 
         for pos in &samples {
             check_moves(pos);
+            check_tactical(pos);
+            check_cells(pos);
             check_refusals(pos, &move_pool);
             check_text(pos);
             check_perft(pos);
@@ -232,6 +233,100 @@ fn check_moves<G: Game>(pos: &G) {
         unchecked.play_unchecked(mv);
         assert!(child == unchecked, "play and play_unchecked differ for {text} in {pos}");
         assert!(pos.is_legal(mv));
+    }
+}
+
+/// The shape every game crate shares: variants, `Default`, `FromStr`, cells.
+fn check_shape<G: Game>() {
+    assert!(!G::Variant::ALL.is_empty(), "{}: no variants", G::NAME);
+    assert_eq!(G::Variant::ALL.len(), G::Variant::NAMES.len(), "{}: variant names", G::NAME);
+    assert_eq!(G::Variant::ALL[0], G::Variant::default(), "{}: the default comes first", G::NAME);
+    assert_eq!(G::Variant::GAME, G::NAME, "the variants name another game");
+    for (&variant, &name) in G::Variant::ALL.iter().zip(G::Variant::NAMES) {
+        assert_eq!(variant.name(), name);
+        assert_eq!(variant.to_string(), name, "{}: variant {name} prints otherwise", G::NAME);
+        assert_eq!(name.parse::<G::Variant>(), Ok(variant), "{}: variant {name}", G::NAME);
+        assert_eq!(name.to_uppercase().parse::<G::Variant>(), Ok(variant), "any case: {name}");
+    }
+    let unknown = "no such variant".parse::<G::Variant>();
+    assert!(unknown.is_err_and(|e| e.to_string().contains("no variant")), "unknown variant");
+
+    let default = G::default();
+    assert!(default == G::start(G::Variant::default()), "{}: Default is not the start", G::NAME);
+    match default.to_string().parse::<G>() {
+        Ok(back) => assert!(back == default, "{}: FromStr reads another position", G::NAME),
+        Err(e) => panic!("{}: FromStr refuses the start text: {e}", G::NAME),
+    }
+
+    let cells: Vec<G::Cell> = G::Cell::all().collect();
+    assert!(!cells.is_empty(), "{}: no cells", G::NAME);
+    let mut indexes = HashSet::new();
+    for &cell in &cells {
+        let index = cell.index();
+        assert!(index < G::Cell::INDEX_BOUND, "{}: {cell} has index {index}", G::NAME);
+        assert!(indexes.insert(index), "{}: two cells have index {index}", G::NAME);
+        assert_eq!(G::Cell::from_index(index), Some(cell), "{}: from_index({index})", G::NAME);
+        let name = cell.to_string();
+        assert_eq!(name.parse::<G::Cell>(), Ok(cell), "{}: cell {name} reads back", G::NAME);
+        assert_eq!(name.to_uppercase().parse::<G::Cell>(), Ok(cell), "any case: {name}");
+        assert_eq!(name.to_lowercase().parse::<G::Cell>(), Ok(cell), "any case: {name}");
+    }
+    for bad in ["", " ", "z99", "a", "1", "Ж", "a1a1", "-"] {
+        if let Ok(cell) = bad.parse::<G::Cell>() {
+            assert!(cells.contains(&cell), "{}: {bad:?} reads as a cell that is not", G::NAME);
+        }
+    }
+}
+
+/// `piece_at` agrees with the view, the setup prints the position text.
+fn check_cells<G: Describe>(pos: &G) {
+    let pieces = pos.pieces();
+    for cell in G::Cell::all() {
+        let name = cell.to_string();
+        let listed = pieces.stacks.iter().any(|(at, _)| *at == name);
+        assert_eq!(
+            pos.piece_at(cell).is_some(),
+            listed,
+            "piece_at({name}) and pieces() disagree in {pos}"
+        );
+    }
+    let board = pos.board();
+    for cell in G::Cell::all() {
+        // A variant may use part of the cells; the view may draw more (the
+        // light squares of a draughts board), never fewer than hold pieces.
+        let name = cell.to_string();
+        if pos.piece_at(cell).is_some() {
+            assert!(board.cell(&name).is_some(), "{name} holds a piece but is not drawn in {pos}");
+        }
+    }
+    for view in &board.cells {
+        if let Ok(cell) = view.name.parse::<G::Cell>() {
+            assert_eq!(
+                cell.to_string(),
+                view.name,
+                "the board's cell {} prints otherwise",
+                view.name
+            );
+        }
+    }
+    assert_eq!(pos.to_setup().to_string(), pos.to_string(), "the setup of {pos} prints otherwise");
+}
+
+/// The tactical generator and the move index.
+fn check_tactical<G: Game>(pos: &G) {
+    let all = pos.legal_moves();
+    let filtered: Vec<G::Move> = all.iter().copied().filter(|&mv| pos.is_tactical(mv)).collect();
+    let mut tactical = Vec::new();
+    pos.generate_tactical(&mut tactical);
+    let key = |moves: &[G::Move]| {
+        let mut texts: Vec<String> = moves.iter().map(ToString::to_string).collect();
+        texts.sort();
+        texts
+    };
+    assert_eq!(key(&tactical), key(&filtered), "generate_tactical in {pos}");
+    for &mv in &all {
+        let index = pos.move_index(mv);
+        assert!(index < G::MOVE_INDEX_BOUND, "{mv} has move index {index} in {pos}");
     }
 }
 
@@ -304,8 +399,8 @@ fn check_board(board: &Board, game: &str) {
 
 fn check_view<G: Describe>(pos: &G) {
     let board = pos.board();
-    let start = G::start(Game::variant(pos)).map(|start| start.board());
-    assert!(start.as_ref() == Ok(&board), "the board changes from the start to {pos}");
+    let start = G::start(Game::variant(pos)).board();
+    assert!(start == board, "the board changes from the start to {pos}");
     check_board(&board, G::NAME);
     let pieces = pos.pieces();
     assert_eq!(pieces.reserves.is_some(), board.reserves, "reserves of {pos}");
@@ -435,8 +530,10 @@ pub fn perft_table<G: Game>(text: &str) -> Vec<PerftEntry<G>> {
             panic!("perft table line {line}: expected 3 fields separated by '|'");
         };
         let (base, moves) = spec.split_once(" moves ").unwrap_or((spec, ""));
+        let variant: G::Variant =
+            variant.parse().unwrap_or_else(|e| panic!("perft table line {line}: {e}"));
         let mut position = if base.trim() == "startpos" {
-            G::start(variant).unwrap_or_else(|e| panic!("perft table line {line}: {e}"))
+            G::start(variant)
         } else {
             G::from_text(base, variant).unwrap_or_else(|e| panic!("perft table line {line}: {e}"))
         };

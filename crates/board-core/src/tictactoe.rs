@@ -6,15 +6,16 @@ use std::str::FromStr;
 
 use crate::view::{Board, Pieces};
 use crate::{
-    ByPlayer, Describe, Evaluate, Game, IllegalMoveError, MoveSyntaxError, Outcome, Player,
-    PositionError, UnknownVariant, zobrist_keys,
+    ByPlayer, CellError, Describe, Evaluate, Game, IllegalMoveError, MoveSyntaxError, Outcome,
+    Player, PositionError, zobrist_keys,
 };
 
 const KEYS: [u64; 19] = zobrist_keys(3);
 const LINES: [[usize; 3]; 8] =
     [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
 
-/// Cells 0..9 from the top left, row by row; moves are written `c0`..`c8`.
+/// Cells 0..9 from the top left, row by row, named `c0`..`c8`; a move is
+/// the cell it marks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Cell(pub u8);
 
@@ -25,12 +26,47 @@ impl fmt::Display for Cell {
 }
 
 impl FromStr for Cell {
+    type Err = CellError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.strip_prefix(['c', 'C']).and_then(|d| d.parse::<u8>().ok()) {
+            Some(n) if n < 9 => Ok(Cell(n)),
+            _ => Err(CellError::new(s, "expected c0..c8")),
+        }
+    }
+}
+
+impl crate::Cell for Cell {
+    const INDEX_BOUND: usize = 9;
+    fn index(self) -> usize {
+        usize::from(self.0)
+    }
+    fn from_index(index: usize) -> Option<Self> {
+        (index < 9).then_some(Cell(index as u8))
+    }
+}
+
+/// A move as read from text: the cell it names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveText(pub Cell);
+
+impl fmt::Display for MoveText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl FromStr for MoveText {
     type Err = MoveSyntaxError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.strip_prefix('c').and_then(|d| d.parse::<u8>().ok()) {
-            Some(n) if n < 9 => Ok(Cell(n)),
-            _ => Err(MoveSyntaxError::new(s, "expected c0..c8")),
-        }
+        s.parse().map(MoveText).map_err(|_| MoveSyntaxError::new(s, "expected c0..c8"))
+    }
+}
+
+crate::variants! {
+    /// Tic-tac-toe has one variant.
+    pub enum Variant for "tictactoe" {
+        /// The 3x3 game.
+        Standard = "standard",
     }
 }
 
@@ -44,6 +80,12 @@ pub struct TicTacToe {
 /// A parsed tic-tac-toe position.
 #[derive(Debug)]
 pub struct Setup(TicTacToe);
+
+impl fmt::Display for Setup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
 
 impl FromStr for Setup {
     type Err = PositionError;
@@ -93,27 +135,36 @@ impl fmt::Display for TicTacToe {
     }
 }
 
+crate::default_variant!(TicTacToe);
+
 impl Game for TicTacToe {
     type Move = Cell;
-    type MoveText = Cell;
+    type MoveText = MoveText;
     type Setup = Setup;
+    type Variant = Variant;
+    type Cell = Cell;
+    type Piece = Player;
     const NAME: &'static str = "tictactoe";
-    const VARIANTS: &'static [&'static str] = &["standard"];
     const PLAYER_NAMES: ByPlayer<&'static str> = ByPlayer::new("X", "O");
+    const NOTATION: &'static str = "the cell to mark: c0 (top left) .. c8 (bottom right)";
 
-    fn start(variant: &str) -> Result<Self, UnknownVariant> {
-        Self::variant_named(variant)?;
-        Ok(TicTacToe { cells: [None; 9], turn: Player::First })
+    fn start(_variant: Variant) -> Self {
+        TicTacToe { cells: [None; 9], turn: Player::First }
     }
-    fn from_setup(setup: Setup, variant: &str) -> Result<Self, PositionError> {
-        Self::variant_named(variant)?;
+    fn from_setup(setup: Setup, _variant: Variant) -> Result<Self, PositionError> {
         Ok(setup.0)
     }
-    fn variant(&self) -> &'static str {
-        "standard"
+    fn to_setup(&self) -> Setup {
+        Setup(*self)
+    }
+    fn variant(&self) -> Variant {
+        Variant::Standard
     }
     fn side_to_move(&self) -> Player {
         self.turn
+    }
+    fn piece_at(&self, cell: Cell) -> Option<Player> {
+        self.cells[usize::from(cell.0)]
     }
     fn generate_moves(&self, moves: &mut Vec<Cell>) {
         if self.outcome().is_none() {
@@ -142,9 +193,9 @@ impl Game for TicTacToe {
         }
         h
     }
-    fn resolve_move(&self, text: &Cell) -> Result<Cell, IllegalMoveError> {
-        if self.is_legal(*text) {
-            Ok(*text)
+    fn resolve_move(&self, text: &MoveText) -> Result<Cell, IllegalMoveError> {
+        if self.is_legal(text.0) {
+            Ok(text.0)
         } else {
             Err(IllegalMoveError::not_legal(text.to_string(), "cell taken"))
         }
@@ -183,7 +234,7 @@ impl Describe for TicTacToe {
 /// # Panics
 /// If `text` is not a valid position: for tests.
 pub fn pos(text: &str) -> TicTacToe {
-    match TicTacToe::from_text(text, "standard") {
+    match text.parse() {
         Ok(p) => p,
         Err(e) => panic!("test position {text:?}: {e}"),
     }

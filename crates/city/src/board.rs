@@ -2,27 +2,27 @@
 //! (slide rays, one-step climbs) computed once at compile time.
 
 use std::fmt;
+use std::str::FromStr;
 
-use board_core::coords;
+use board_core::{Cell, CellError, coords};
 
 /// Files and ranks of the board.
 pub const SIZE: u8 = 9;
 /// Squares on the board.
 pub const SQUARES: usize = 81;
 
-/// A square of the 9x9 board, `a1` = 0, `b1` = 1, ..., `i9` = 80
-/// (index = rank * 9 + file, both from zero).
+/// A square of the 9x9 board, named `a1`..`i9` (read in any case:
+/// `"E5".parse::<Square>()` is e5).
+///
+/// Its [`Cell::index`] is `rank * 9 + file`, both from zero: `a1` = 0,
+/// `b1` = 1, ..., `i9` = 80, and [`Cell::INDEX_BOUND`] = 81 (every square of
+/// the grid is a cell; no holes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Square(u8);
 
 impl Square {
     /// The bazaar square e5 in the centre.
     pub const BAZAAR: Square = Square(4 * 9 + 4);
-
-    /// The square with this index (`0..81`), if there is one.
-    pub const fn from_index(index: usize) -> Option<Square> {
-        if index < SQUARES { Some(Square(index as u8)) } else { None }
-    }
 
     /// The square on zero-based `file` (a = 0) and `rank` (rank 1 = 0), if on the board.
     pub const fn new(file: u8, rank: u8) -> Option<Square> {
@@ -36,14 +36,8 @@ impl Square {
         Square(rank * SIZE + file)
     }
 
-    /// Reads a name like `e5`.
-    pub fn from_name(name: &str) -> Option<Square> {
-        let (file, rank) = coords::parse_square(name, SIZE, SIZE)?;
-        Square::new(file, rank)
-    }
-
-    /// The index, `0..81`.
-    pub const fn index(self) -> usize {
+    /// The index `rank * 9 + file` ([`Cell::index`]), for constant tables.
+    pub(crate) const fn idx(self) -> usize {
         self.0 as usize
     }
 
@@ -62,11 +56,6 @@ impl Square {
         zone_of(self.file(), self.rank())
     }
 
-    /// Every square, `a1` first, rank by rank.
-    pub fn all() -> impl Iterator<Item = Square> {
-        (0..SQUARES as u8).map(Square)
-    }
-
     pub(crate) const fn bit(self) -> u128 {
         1 << self.0
     }
@@ -75,6 +64,36 @@ impl Square {
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         coords::square_name(self.file(), self.rank()).fmt(f)
+    }
+}
+
+impl FromStr for Square {
+    type Err = CellError;
+
+    /// Reads a name like `e5`, in any case.
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        coords::parse_square(name, SIZE, SIZE)
+            .and_then(|(file, rank)| Square::new(file, rank))
+            .ok_or_else(|| CellError::new(name, "no such square (files a-i, ranks 1-9)"))
+    }
+}
+
+impl Cell for Square {
+    const INDEX_BOUND: usize = SQUARES;
+
+    /// `rank * 9 + file`, both from zero: `a1` = 0, `i9` = 80.
+    #[inline]
+    fn index(self) -> usize {
+        self.idx()
+    }
+
+    fn from_index(index: usize) -> Option<Self> {
+        (index < SQUARES).then_some(Square(index as u8))
+    }
+
+    /// Every square, `a1` first, rank by rank.
+    fn all() -> impl Iterator<Item = Self> {
+        (0..SQUARES as u8).map(Square)
     }
 }
 
@@ -156,7 +175,7 @@ pub(crate) const RING_INDEX: [u8; SQUARES] = {
     let mut out = [OFF_RING; SQUARES];
     let mut i = 0;
     while i < RING_LEN {
-        out[RING[i].index()] = i as u8;
+        out[RING[i].idx()] = i as u8;
         i += 1;
     }
     out

@@ -3,8 +3,8 @@
 
 use board_core::{Evaluate, Game, Player, Valuation, weighted_evaluation, write_difference};
 
-use crate::board::{SQUARES, TOWN, WALL};
-use crate::{City, Move, Square};
+use crate::board::{TOWN, WALL};
+use crate::{Move, Position, Square};
 
 /// The features, side to move's view:
 /// - `pawns`, `on_wall`, `in_town`, `on_line`: own pawns minus the opponent's,
@@ -42,7 +42,7 @@ const LINES: u128 = {
     out
 };
 
-impl City {
+impl Position {
     /// How many arms into the bazaar `player` threatens: arms whose pawn
     /// nearest to e5 is `player`'s, so that it could slide in next move.
     pub fn bazaar_threats(&self, player: Player) -> u32 {
@@ -62,7 +62,7 @@ impl City {
     }
 }
 
-impl Evaluate for City {
+impl Evaluate for Position {
     const FEATURE_NAMES: &'static [&'static str] = &FEATURE_NAMES;
     const WEIGHTS: &'static [i32] = &WEIGHTS;
 
@@ -113,17 +113,5 @@ impl Evaluate for City {
             priority += 100;
         }
         priority
-    }
-
-    /// Captures and entering the bazaar.
-    fn is_tactical(&self, mv: Move) -> bool {
-        mv.to == Square::BAZAAR || self.pawns_of(self.side_to_move().other()) & mv.to.bit() != 0
-    }
-
-    const MOVE_INDEX_BOUND: usize = SQUARES * SQUARES;
-
-    /// From and to squares.
-    fn move_index(&self, mv: Move) -> usize {
-        mv.from.index() * SQUARES + mv.to.index()
     }
 }

@@ -52,8 +52,10 @@
 //!
 //! # Variants
 //!
-//! [`Game::VARIANTS`] = `16` (the default), `8`, `22`, `24`. White's pawns
-//! (Black's are the same turned 180 degrees about e5):
+//! [`Variant`]: `16` ([`Variant::Sixteen`], the default), `8`
+//! ([`Variant::Eight`]), `22` ([`Variant::TwentyTwo`]), `24`
+//! ([`Variant::TwentyFour`]); `"22".parse::<Variant>()` reads one by its
+//! name. White's pawns (Black's are the same turned 180 degrees about e5):
 //! - `8` (base game): a1 b1 c1 d1 f1 g1 h1 i1;
 //! - `16`: the base plus c4 d4 f3 g3 c6 d6 f7 g7 (the town squares off the two
 //!   lines through e5);
@@ -71,8 +73,9 @@
 //!
 //! Every move is `from-to` with lower-case square names: `d1-d2` (climb),
 //! `d2-d3` (climb down), `c2-h5` (along the wall), `a1-a9` (a slide that
-//! captures on a9). Captures are written the same way. [`MoveText`] reads
-//! square names case-insensitively.
+//! captures on a9). Captures are written the same way ([`Game::NOTATION`]
+//! says so in one line). [`MoveText`] reads square names case-insensitively,
+//! and so does [`Square`]'s `FromStr` (`"E5".parse::<Square>()`).
 //!
 //! # Position text
 //!
@@ -84,22 +87,35 @@
 //! with no pawns (it lost). [`Game::from_setup`] refuses positions that
 //! cannot arise: more pawns than the variant's start count, a side without
 //! pawns when it is not its turn, the side to move standing on e5.
+//! `text.parse::<Position>()` reads a position of the default variant `16`,
+//! [`Game::from_text`] one of any variant.
 //!
 //! # Example
 //!
 //! ```
-//! use city::{City, Game, Player};
+//! use city::prelude::*;
 //!
-//! let mut pos = City::start("8")?;
+//! let mut pos = Position::start(Variant::Eight);
 //! assert_eq!(pos.to_string(), "BBBB1BBBB/9/9/9/9/9/9/9/WWWW1WWWW W");
 //! assert_eq!(pos.legal_moves().len(), 24);
 //! pos.play_text("c1-c2")?; // climb onto the wall
 //! pos.play_text("a9-a1")?; // Black slides down the a-file...
 //! assert_eq!(pos.pawn_count(Player::First), 7); // ...capturing a1
-//! assert_eq!(City::start("8")?.perft(3), 15_140);
+//! assert_eq!(pos.piece_at("a1".parse()?), Some(Player::Second));
+//! assert_eq!(perft(&Position::start(Variant::Eight), 3), 15_140);
 //! assert!(pos.play_text("c2-c4").is_err()); // climbing down is one step
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # API decisions
+//!
+//! Interpretation/decision (the uniform game-crate API): the position type is
+//! [`Position`] (it was `City`; the deprecated alias `City` stays at the crate
+//! root). The variant names are numbers, so the [`Variant`] enum spells them
+//! out (`Sixteen = "16"`, ...). A [`Square`]'s [`Cell::index`] is
+//! `rank * 9 + file` as before (a1 = 0, i9 = 80, 81 cells, no holes), and
+//! [`Game::piece_at`] gives the [`Player`] owning the pawn on a square (it
+//! replaces `pawn_at`), since every pawn is alike.
 
 mod board;
 mod eval;
@@ -111,10 +127,28 @@ mod view;
 
 pub use board::{RING, Square, Zone};
 pub use moves::{Move, MoveText};
-pub use position::City;
+pub use position::{Position, Variant};
 pub use text::Setup;
 
+/// The core crate itself, for what the prelude leaves out (`DynGame`,
+/// `GameRecord`, the view types, the testkit).
+pub use board_core;
 pub use board_core::prelude::*;
+
+/// The position type's old name.
+#[deprecated(note = "renamed to Position")]
+pub type City = Position;
+
+/// Everything a user of the crate needs, in one import:
+/// `use city::prelude::*;` brings the game's types ([`Position`], [`Move`],
+/// [`MoveText`], [`Setup`], [`Variant`], [`Square`], [`Zone`], [`RING`]) and
+/// board-core's vocabulary (the traits with their methods, [`Player`],
+/// [`Outcome`], the errors, perft, the view).
+pub mod prelude {
+    pub use board_core::prelude::*;
+
+    pub use crate::{Move, MoveText, Position, RING, Setup, Square, Variant, Zone};
+}
 
 /// The README's example, compiled and run as a doctest.
 #[doc = include_str!("../README.md")]

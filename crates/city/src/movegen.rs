@@ -1,12 +1,12 @@
 //! The move rules: slides off the wall, climbs onto it, moves along it and
 //! climbs down, each possibly capturing; and why a given move is illegal.
 
-use board_core::Game;
+use board_core::{Cell, Game};
 
 use crate::board::{OFF_RING, RAYS, RING, RING_INDEX, RING_LEN, STEPS, squares_of};
-use crate::{City, Move, Square, Zone};
+use crate::{Move, Position, Square, Zone};
 
-impl City {
+impl Position {
     /// Appends the legal moves (nothing once the game is decided).
     pub(crate) fn generate(&self, moves: &mut Vec<Move>) {
         if self.is_decided() {
@@ -70,7 +70,7 @@ impl City {
         let side = self.side_to_move();
         let colour = Self::PLAYER_NAMES[side];
         let (from, to) = (mv.from, mv.to);
-        match self.pawn_at(from) {
+        match self.piece_at(from) {
             None => return format!("there is no pawn on {from}"),
             Some(owner) if owner != side => {
                 return format!("the pawn on {from} is {}'s, and {colour} is to move", {
@@ -79,7 +79,7 @@ impl City {
             }
             Some(_) => {}
         }
-        if self.pawn_at(to) == Some(side) {
+        if self.piece_at(to) == Some(side) {
             return format!("{to} holds a {colour} pawn already");
         }
         let adjacent = from.file().abs_diff(to.file()) + from.rank().abs_diff(to.rank()) == 1;

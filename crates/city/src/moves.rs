@@ -61,7 +61,7 @@ impl FromStr for MoveText {
             return Err(MoveSyntaxError::new(text, "expected two squares like d1-d2"));
         };
         let square = |name: &str| {
-            Square::from_name(name).ok_or_else(|| {
+            name.parse::<Square>().map_err(|_| {
                 let reason = if name.is_empty() {
                     "a square is missing (expected two squares like d1-d2)".to_owned()
                 } else {

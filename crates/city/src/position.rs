@@ -4,17 +4,30 @@
 use std::fmt;
 
 use board_core::{
-    ByPlayer, Game, IllegalMoveError, Outcome, Player, PositionError, UnknownVariant, zobrist_keys,
+    ByPlayer, Cell, Game, IllegalMoveError, Outcome, Player, PositionError, zobrist_keys,
 };
 
 use crate::board::{SQUARES, neighbours, squares_of};
 use crate::{Move, MoveText, Setup, Square};
 
-/// One variant: its name, the most pawns a side can have, White's start squares
-/// (Black's are the same turned 180 degrees about e5).
-struct VariantInfo {
-    name: &'static str,
-    white: &'static [&'static str],
+board_core::variants! {
+    /// The set-ups of City, named by the pawns per side; `16` is the
+    /// default. White's pawns are listed (Black's are the same turned 180
+    /// degrees about e5); the squares are *reconstruction*.
+    pub enum Variant for "city" {
+        /// `16` (the default): the base game's 8 pawns plus c4 d4 f3 g3 c6 d6
+        /// f7 g7, the town squares off the two lines through e5.
+        Sixteen = "16",
+        /// `8`, the base game: a1 b1 c1 d1 f1 g1 h1 i1, the first rank
+        /// without e1.
+        Eight = "8",
+        /// `22`: the `16` set-up plus b2 c2 b3 h2 g2 h3, the wall corners on
+        /// White's side and their neighbours.
+        TwentyTwo = "22",
+        /// `24`: the `22` set-up plus d2 f2 (the other reading of the
+        /// source's misprint).
+        TwentyFour = "24",
+    }
 }
 
 const BASE: [&str; 8] = ["a1", "b1", "c1", "d1", "f1", "g1", "h1", "i1"];
@@ -43,13 +56,22 @@ const WHITE_16: [&str; 16] = concat(&[&BASE, &TOWN_EIGHT]);
 const WHITE_22: [&str; 22] = concat(&[&BASE, &TOWN_EIGHT, &CORNER_SIX]);
 const WHITE_24: [&str; 24] = concat(&[&BASE, &TOWN_EIGHT, &CORNER_SIX, &WALL_TWO]);
 
-/// The variants in the order of [`Game::VARIANTS`], default first.
-const VARIANT_INFO: [VariantInfo; 4] = [
-    VariantInfo { name: "16", white: &WHITE_16 },
-    VariantInfo { name: "8", white: &BASE },
-    VariantInfo { name: "22", white: &WHITE_22 },
-    VariantInfo { name: "24", white: &WHITE_24 },
-];
+impl Variant {
+    /// White's start squares (Black's are the same turned 180 degrees about e5).
+    const fn white_start(self) -> &'static [&'static str] {
+        match self {
+            Variant::Sixteen => &WHITE_16,
+            Variant::Eight => &BASE,
+            Variant::TwentyTwo => &WHITE_22,
+            Variant::TwentyFour => &WHITE_24,
+        }
+    }
+
+    /// The most pawns a side can have: its start count.
+    const fn max_pawns(self) -> usize {
+        self.white_start().len()
+    }
+}
 
 /// Zobrist keys: one per (colour, square), then one for Black to move.
 const KEYS: [u64; 2 * SQUARES + 1] = zobrist_keys(0xC17E_5A7A_BA2A_A125);
@@ -62,29 +84,26 @@ const fn key(player: Player, square: usize) -> u64 {
 /// A position of City: where the pawns stand, who moves, and the variant.
 ///
 /// Small and `Copy` (two 81-bit sets, the hash, two bytes). Built by
-/// [`Game::start`], [`Game::from_text`] or [`Game::from_setup`], so it is
-/// always valid: at most one pawn on the bazaar (then its owner has just won),
-/// and a side without pawns only when it is that side's turn (it has lost).
+/// [`Position::default`], [`Game::start`], [`str::parse`], [`Game::from_text`]
+/// or [`Game::from_setup`], so it is always valid: at most one pawn on the
+/// bazaar (then its owner has just won), and a side without pawns only when it
+/// is that side's turn (it has lost). [`Game::piece_at`] gives the owner of
+/// the pawn on a square.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct City {
+pub struct Position {
     pub(crate) pawns: ByPlayer<u128>,
     hash: u64,
     side: Player,
-    variant: u8,
+    variant: Variant,
 }
 
-impl City {
+impl Position {
     /// The pawns of `player` as a bit set (bit `i` = square index `i`).
     pub(crate) const fn pawns_of(&self, player: Player) -> u128 {
         match player {
             Player::First => self.pawns.first,
             Player::Second => self.pawns.second,
         }
-    }
-
-    /// Who has a pawn on `square`, if anyone.
-    pub fn pawn_at(&self, square: Square) -> Option<Player> {
-        Player::BOTH.into_iter().find(|&p| self.pawns_of(p) & square.bit() != 0)
     }
 
     /// The squares of `player`'s pawns, `a1` first, rank by rank.
@@ -95,20 +114,6 @@ impl City {
     /// How many pawns `player` has.
     pub fn pawn_count(&self, player: Player) -> u32 {
         self.pawns_of(player).count_ones()
-    }
-
-    /// The most pawns a side can have in `variant`: its start count.
-    fn max_pawns(variant: usize) -> usize {
-        VARIANT_INFO[variant].white.len()
-    }
-
-    /// The position as a plain [`Setup`].
-    pub fn to_setup(&self) -> Setup {
-        let mut setup = Setup::empty(self.side);
-        for square in Square::all() {
-            setup.board[square.index()] = self.pawn_at(square);
-        }
-        setup
     }
 
     fn compute_hash(pawns: ByPlayer<u128>, side: Player) -> u64 {
@@ -129,35 +134,38 @@ impl City {
     }
 }
 
-impl Game for City {
+board_core::default_variant!(Position);
+
+impl Game for Position {
     type Move = Move;
     type MoveText = MoveText;
     type Setup = Setup;
+    type Variant = Variant;
+    type Cell = Square;
+    /// The owner of the pawn on the square.
+    type Piece = Player;
 
     const NAME: &'static str = "city";
-    const VARIANTS: &'static [&'static str] = &["16", "8", "22", "24"];
     const PLAYER_NAMES: ByPlayer<&'static str> = ByPlayer::new("White", "Black");
     /// Games are short: the first pawn over the wall decides most of them. 300
     /// plies leaves room for slow manoeuvring; a capped game is a draw.
     const DEFAULT_MAX_PLIES: u32 = 300;
+    const NOTATION: &'static str = "from-to, captures too: d1-d2 (onto the wall), \
+        c2-h5 (along the wall), a1-a9 (a slide that captures on a9); reach the bazaar e5 to win";
 
-    fn start(variant: &str) -> Result<Self, UnknownVariant> {
-        let name = Self::variant_named(variant)?;
-        let index = VARIANT_INFO.iter().position(|v| v.name == name).unwrap_or_default();
+    fn start(variant: Variant) -> Self {
         let mut pawns = ByPlayer::new(0u128, 0u128);
-        for name in VARIANT_INFO[index].white {
-            if let Some(square) = Square::from_name(name) {
+        for name in variant.white_start() {
+            if let Ok(square) = name.parse::<Square>() {
                 pawns.first |= square.bit();
                 pawns.second |= 1 << (SQUARES - 1 - square.index());
             }
         }
         let side = Player::First;
-        Ok(City { pawns, hash: Self::compute_hash(pawns, side), side, variant: index as u8 })
+        Position { pawns, hash: Self::compute_hash(pawns, side), side, variant }
     }
 
-    fn from_setup(setup: Setup, variant: &str) -> Result<Self, PositionError> {
-        let name = Self::variant_named(variant)?;
-        let index = VARIANT_INFO.iter().position(|v| v.name == name).unwrap_or_default();
+    fn from_setup(setup: Setup, variant: Variant) -> Result<Self, PositionError> {
         let mut pawns = ByPlayer::new(0u128, 0u128);
         for (i, owner) in setup.board.iter().enumerate() {
             if let Some(player) = owner {
@@ -165,12 +173,12 @@ impl Game for City {
             }
         }
         let colour = |p: Player| Self::PLAYER_NAMES[p];
-        let max = Self::max_pawns(index);
+        let max = variant.max_pawns();
         for player in Player::BOTH {
             let count = pawns[player].count_ones() as usize;
             if count > max {
                 return Err(PositionError::new(format!(
-                    "{} has {count} pawns, at most {max} in variant {name}",
+                    "{} has {count} pawns, at most {max} in variant {variant}",
                     colour(player)
                 )));
             }
@@ -204,15 +212,28 @@ impl Game for City {
                 colour(mover)
             )));
         }
-        Ok(City { pawns, hash: Self::compute_hash(pawns, side), side, variant: index as u8 })
+        Ok(Position { pawns, hash: Self::compute_hash(pawns, side), side, variant })
     }
 
-    fn variant(&self) -> &'static str {
-        VARIANT_INFO[self.variant as usize].name
+    fn to_setup(&self) -> Setup {
+        let mut setup = Setup::empty(self.side);
+        for square in Square::all() {
+            setup.board[square.index()] = self.piece_at(square);
+        }
+        setup
+    }
+
+    fn variant(&self) -> Variant {
+        self.variant
     }
 
     fn side_to_move(&self) -> Player {
         self.side
+    }
+
+    /// Who has a pawn on `square`, if anyone.
+    fn piece_at(&self, square: Square) -> Option<Player> {
+        Player::BOTH.into_iter().find(|&p| self.pawns_of(p) & square.bit() != 0)
     }
 
     fn generate_moves(&self, moves: &mut Vec<Move>) {
@@ -269,10 +290,22 @@ impl Game for City {
             Err(IllegalMoveError::not_legal(text.to_string(), self.why_illegal(mv)))
         }
     }
+
+    /// Captures and entering the bazaar.
+    fn is_tactical(&self, mv: Move) -> bool {
+        mv.to == Square::BAZAAR || self.pawns_of(self.side_to_move().other()) & mv.to.bit() != 0
+    }
+
+    const MOVE_INDEX_BOUND: usize = SQUARES * SQUARES;
+
+    /// From and to squares.
+    fn move_index(&self, mv: Move) -> usize {
+        mv.from.index() * SQUARES + mv.to.index()
+    }
 }
 
-impl fmt::Debug for City {
+impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "City({:?}, variant {})", self.to_string(), Game::variant(self))
+        write!(f, "Position({:?}, variant {})", self.to_string(), self.variant)
     }
 }

@@ -7,13 +7,15 @@ use board_core::coords::{parse_placement, placement};
 use board_core::{Game, Player, PositionError};
 
 use crate::board::{SIZE, SQUARES};
-use crate::{City, Square, Zone};
+use crate::{Position, Square, Zone};
 
 /// A position as read from text: pawns and side to move, not yet checked
-/// (turn it into a [`City`] with [`Game::from_setup`]).
+/// (turn it into a [`Position`] with [`Game::from_setup`]). `Display` prints
+/// the position text back.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
-    /// The owner of the pawn on each square, by [`Square::index`].
+    /// The owner of the pawn on each square, by [`Cell::index`](board_core::Cell::index)
+    /// (`rank * 9 + file`).
     pub board: [Option<Player>; SQUARES],
     /// The side to move: [`Player::First`] is White.
     pub side_to_move: Player,
@@ -60,19 +62,26 @@ impl FromStr for Setup {
     }
 }
 
+/// The position text.
+impl fmt::Display for Setup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let owner = |file: u8, rank: u8| self.board[usize::from(rank * SIZE + file)];
+        write!(f, "{}", placement(SIZE, SIZE, owner))?;
+        write!(f, " {}", pawn_letter(self.side_to_move))
+    }
+}
+
 /// The position text; with `{:#}`, a board picture with coordinates.
-impl fmt::Display for City {
+impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if f.alternate() {
             return self.draw(f);
         }
-        let owner = |file, rank| Square::new(file, rank).and_then(|s| self.pawn_at(s));
-        write!(f, "{}", placement(SIZE, SIZE, owner))?;
-        write!(f, " {}", pawn_letter(self.side_to_move()))
+        self.to_setup().fmt(f)
     }
 }
 
-impl City {
+impl Position {
     /// The board for people: `W`/`B` pawns; empty squares by zone (`.`
     /// outside, `#` wall, `+` town, `*` bazaar); a line saying so; then who
     /// moves or who won.
@@ -81,7 +90,7 @@ impl City {
             write!(f, "{} ", rank + 1)?;
             for file in 0..SIZE {
                 let Some(square) = Square::new(file, rank) else { continue };
-                let c = match (self.pawn_at(square), square.zone()) {
+                let c = match (self.piece_at(square), square.zone()) {
                     (Some(player), _) => pawn_letter(player),
                     (None, Zone::Outside) => '.',
                     (None, Zone::Wall) => '#',

@@ -1,12 +1,12 @@
 //! How the game looks to a GUI: the 9x9 board coloured by zone (outside,
 //! wall, town, bazaar), pawns, and the two squares of a move.
 
-use board_core::Describe;
 use board_core::view::{Board, Pieces};
+use board_core::{Cell, Describe, Game};
 
-use crate::{City, Move, Square, Zone};
+use crate::{Move, Position, Square, Zone};
 
-impl Describe for City {
+impl Describe for Position {
     /// The same 9x9 board in every variant, White at the bottom.
     fn board(&self) -> Board {
         let classes = [
@@ -21,7 +21,7 @@ impl Describe for City {
     }
 
     fn pieces(&self) -> Pieces {
-        Pieces::singles(Square::all().map(|sq| (sq, self.pawn_at(sq))), "pawn")
+        Pieces::singles(Square::all().map(|sq| (sq, self.piece_at(sq))), "pawn")
     }
 
     /// `[from, to]`.

@@ -1,11 +1,11 @@
 //! The shared conformance suite, from every variant's start and from
 //! positions with the features random play rarely sets up.
 
-use city::City;
+use city::{Position, Variant};
 
 #[test]
 fn conformance() {
-    board_core::testkit::Conformance::<City>::new()
+    board_core::testkit::Conformance::<Position>::new()
         .positions(&[
             // Pawns of both sides outside, on the wall and in the town.
             "BB2B1B2/1W3B1B1/2W3W2/3B5/9/2W2B3/1B7/3W3W1/W3W3W W",
@@ -18,12 +18,12 @@ fn conformance() {
         ])
         // 8 after c1-c2, and after c1-c2 g9-g8 c2-c3 g8-g7 d1-d2 a9-a5.
         .positions_in(
-            "8",
+            Variant::Eight,
             &["BBBB1BBBB/9/9/9/9/9/9/2W6/WW1W1WWWW B", "1BBB1B1BB/9/6B2/9/B8/9/2W6/3W5/WW3WWWW W"],
         )
         // 24 after d2-e2 f8-e8 e2-e3 e8-e7: crowded walls, threats on the e-file.
         .positions_in(
-            "24",
+            Variant::TwentyFour,
             &["BBBB1BBBB/1BBB2BB1/1BBBBWWB1/2WW1BB2/9/2WW1BB2/1WBBWWWW1/1WW2WWW1/WWWW1WWWW W"],
         )
         .run();
@@ -33,7 +33,7 @@ fn conformance() {
 fn finished_positions_have_texts_that_read_back() {
     use board_core::Game;
     for text in ["B8/9/9/9/4W1B2/9/9/9/9 B", "W8/9/9/9/9/9/9/9/9 B", "9/9/9/9/4B4/9/9/9/W8 W"] {
-        let pos = City::from_text(text, "16").unwrap_or_else(|e| panic!("{text}: {e}"));
+        let pos = text.parse::<Position>().unwrap_or_else(|e| panic!("{text}: {e}"));
         assert!(pos.is_over(), "{text}");
         assert_eq!(pos.to_string(), text);
     }

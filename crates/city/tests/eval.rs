@@ -1,17 +1,17 @@
 //! The evaluation: side-to-move view, material, the town, bazaar threats,
 //! and the move order it suggests.
 
-use board_core::{Evaluate, Game, Player};
-use city::City;
+use board_core::{Evaluate, Game, Player, Variant as _};
+use city::{Position, Variant};
 
-fn position(text: &str) -> City {
-    City::from_text(text, "16").unwrap_or_else(|e| panic!("{text}: {e}"))
+fn position(text: &str) -> Position {
+    Position::from_text(text, Variant::Sixteen).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 #[test]
 fn symmetric_starts_are_level() {
-    for variant in City::VARIANTS {
-        assert_eq!(City::start(variant).expect("variant").evaluate(), 0, "variant {variant}");
+    for &variant in Variant::ALL {
+        assert_eq!(Position::start(variant).evaluate(), 0, "variant {variant}");
     }
 }
 

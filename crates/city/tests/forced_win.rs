@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use board_core::{Evaluate, Game};
-use city::{City, Move};
+use city::{Move, Position, Variant};
 
 /// Decides whether the side to move can force a win within a number of plies.
 #[derive(Default)]
@@ -18,7 +18,7 @@ struct Prover {
 
 impl Prover {
     /// Whether the side to move can force a win within `plies` plies (odd).
-    fn wins(&mut self, pos: &City, plies: u32) -> bool {
+    fn wins(&mut self, pos: &Position, plies: u32) -> bool {
         if let Some(&known) = self.solved.get(&(pos.zobrist(), plies)) {
             return known;
         }
@@ -43,7 +43,7 @@ impl Prover {
 
     /// Whether the side to move (the defender) survives `plies` plies: it wins
     /// at once, or has a move after which the attacker cannot force a win.
-    fn escapes(&mut self, pos: &City, plies: u32) -> bool {
+    fn escapes(&mut self, pos: &Position, plies: u32) -> bool {
         let mover = pos.side_to_move();
         let moves = ordered_moves(pos);
         let mut children = Vec::with_capacity(moves.len());
@@ -60,7 +60,7 @@ impl Prover {
 }
 
 /// The legal moves, the strongest first (the crate's move priority).
-fn ordered_moves(pos: &City) -> Vec<Move> {
+fn ordered_moves(pos: &Position) -> Vec<Move> {
     let mut moves = pos.legal_moves();
     moves.sort_by_key(|&mv| -pos.move_priority(mv));
     moves
@@ -68,7 +68,7 @@ fn ordered_moves(pos: &City) -> Vec<Move> {
 
 #[test]
 fn base_game_is_a_forced_first_player_win_in_seven_plies() {
-    let start = City::start("8").expect("variant 8");
+    let start = Position::start(Variant::Eight);
     let mut prover = Prover::default();
     assert!(!prover.wins(&start, 5), "White must not have a forced win within 5 plies");
     assert!(prover.wins(&start, 7), "White must have a forced win within 7 plies");
@@ -79,7 +79,7 @@ fn base_game_is_a_forced_first_player_win_in_seven_plies() {
 fn c1_c2_is_a_winning_first_move_and_a1_a9_is_not() {
     let mut prover = Prover::default();
     let after = |text: &str| {
-        let mut pos = City::start("8").expect("variant 8");
+        let mut pos = Position::start(Variant::Eight);
         pos.play_text(text).expect("legal first move");
         pos
     };

@@ -3,12 +3,12 @@
 
 use board_core::Game;
 use board_core::testkit::{self, PerftEntry};
-use city::City;
+use city::Position;
 
 const TABLE: &str = include_str!("data/perft.txt");
 const DEFAULT_MAX_NODES: u64 = 10_000_000;
 
-fn entries() -> Vec<PerftEntry<City>> {
+fn entries() -> Vec<PerftEntry<Position>> {
     testkit::perft_table(TABLE)
 }
 

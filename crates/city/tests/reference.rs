@@ -5,8 +5,8 @@
 
 use std::collections::BTreeSet;
 
-use board_core::{Game, Player, Rng};
-use city::City;
+use board_core::{Game, Player, Rng, Variant as _};
+use city::{Position, Variant};
 
 /// The wall in the spec's ring order.
 const RING: [&str; 24] = [
@@ -157,14 +157,14 @@ impl Board {
     }
 }
 
-fn fast_moves(pos: &City) -> BTreeSet<String> {
+fn fast_moves(pos: &Position) -> BTreeSet<String> {
     let moves = pos.legal_moves();
     let set: BTreeSet<String> = moves.iter().map(ToString::to_string).collect();
     assert_eq!(set.len(), moves.len(), "duplicate moves in {pos}");
     set
 }
 
-fn assert_same_moves(pos: &City) {
+fn assert_same_moves(pos: &Position) {
     let reference = Board::from_text(&pos.to_string()).moves();
     let fast = fast_moves(pos);
     assert_eq!(
@@ -178,8 +178,8 @@ fn assert_same_moves(pos: &City) {
 
 /// A random position of `variant`: random pawns on random squares (never the
 /// bazaar, at least one each), random side to move.
-fn random_position(rng: &mut Rng, variant: &str) -> City {
-    let max = City::start(variant).expect("variant").pawn_count(Player::First) as usize;
+fn random_position(rng: &mut Rng, variant: Variant) -> Position {
+    let max = Position::start(variant).pawn_count(Player::First) as usize;
     let mut grid = ['.'; 81];
     for colour in ['W', 'B'] {
         let count = 1 + rng.below(max);
@@ -216,14 +216,14 @@ fn random_position(rng: &mut Rng, variant: &str) -> City {
         .collect();
     let side = if rng.below(2) == 0 { 'W' } else { 'B' };
     let text = format!("{} {side}", ranks.join("/"));
-    City::from_text(&text, variant).unwrap_or_else(|e| panic!("{text}: {e}"))
+    Position::from_text(&text, variant).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 #[test]
 fn same_moves_as_the_reference_on_random_positions() {
     let mut rng = Rng::new(0xC17E);
     for i in 0..2000 {
-        let variant = City::VARIANTS[i % City::VARIANTS.len()];
+        let variant = Variant::ALL[i % Variant::ALL.len()];
         assert_same_moves(&random_position(&mut rng, variant));
     }
 }
@@ -232,9 +232,9 @@ fn same_moves_as_the_reference_on_random_positions() {
 fn same_moves_as_the_reference_along_random_games() {
     let mut rng = Rng::new(0x5EED);
     let mut positions = 0;
-    for variant in City::VARIANTS {
+    for &variant in Variant::ALL {
         for _ in 0..12 {
-            let mut pos = City::start(variant).expect("variant");
+            let mut pos = Position::start(variant);
             loop {
                 assert_same_moves(&pos);
                 positions += 1;
@@ -249,7 +249,7 @@ fn same_moves_as_the_reference_along_random_games() {
 
 /// Perft with the reference generator, playing moves through the crate (the
 /// move texts are the same, as the tests above check).
-fn reference_perft(pos: &City, depth: u32) -> u64 {
+fn reference_perft(pos: &Position, depth: u32) -> u64 {
     let moves = Board::from_text(&pos.to_string()).moves();
     if depth == 1 {
         return moves.len() as u64;
@@ -266,8 +266,13 @@ fn reference_perft(pos: &City, depth: u32) -> u64 {
 
 #[test]
 fn reference_perft_agrees_from_every_start() {
-    for (variant, depth) in [("16", 2), ("8", 3), ("22", 2), ("24", 2)] {
-        let start = City::start(variant).expect("variant");
+    for (variant, depth) in [
+        (Variant::Sixteen, 2),
+        (Variant::Eight, 3),
+        (Variant::TwentyTwo, 2),
+        (Variant::TwentyFour, 2),
+    ] {
+        let start = Position::start(variant);
         assert_eq!(reference_perft(&start, depth), start.perft(depth), "variant {variant}");
     }
 }

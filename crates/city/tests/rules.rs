@@ -1,22 +1,22 @@
 //! One test per rule and per worked example of the spec
 //! (`shared/rules/city.md`), each on a small constructed position.
 
-use board_core::{Game, Outcome, Player};
-use city::{City, Square, Zone};
+use board_core::{Game, Outcome, Player, Variant as _};
+use city::{Position, Square, Variant, Zone};
 
-fn position(text: &str) -> City {
-    City::from_text(text, "16").unwrap_or_else(|e| panic!("{text}: {e}"))
+fn position(text: &str) -> Position {
+    Position::from_text(text, Variant::Sixteen).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 /// The legal moves as sorted text.
-fn moves(pos: &City) -> Vec<String> {
+fn moves(pos: &Position) -> Vec<String> {
     let mut texts: Vec<String> = pos.legal_moves().iter().map(ToString::to_string).collect();
     texts.sort();
     texts
 }
 
 /// The legal moves of the pawn on `from`, sorted.
-fn moves_from(pos: &City, from: &str) -> Vec<String> {
+fn moves_from(pos: &Position, from: &str) -> Vec<String> {
     moves(pos).into_iter().filter(|m| m.split('-').next() == Some(from)).collect()
 }
 
@@ -26,7 +26,7 @@ fn sorted(list: &str) -> Vec<String> {
     out
 }
 
-fn after(text: &str, mv: &str) -> City {
+fn after(text: &str, mv: &str) -> Position {
     let mut pos = position(text);
     if let Err(e) = pos.play_text(mv) {
         panic!("{mv} in {text}: {e}");
@@ -36,7 +36,7 @@ fn after(text: &str, mv: &str) -> City {
 
 #[test]
 fn worked_check_base_game_has_24_first_moves() {
-    let start = City::start("8").expect("variant 8");
+    let start = Position::start(Variant::Eight);
     assert_eq!(start.to_string(), "BBBB1BBBB/9/9/9/9/9/9/9/WWWW1WWWW W");
     let expected = sorted(
         "a1-a2 a1-a3 a1-a4 a1-a5 a1-a6 a1-a7 a1-a8 a1-a9 b1-b2 c1-c2 d1-d2 d1-e1 \
@@ -147,7 +147,7 @@ fn climb_down_into_the_town_ends_the_move() {
     let pos = position(text);
     let off_wall: Vec<String> = moves_from(&pos, "e8")
         .into_iter()
-        .filter(|m| Square::from_name(&m[3..]).is_some_and(|to| to.zone() != Zone::Wall))
+        .filter(|m| m[3..].parse::<Square>().is_ok_and(|to| to.zone() != Zone::Wall))
         .collect();
     assert_eq!(off_wall, sorted("e8-e7 e8-e9"));
     assert_eq!(moves_from(&pos, "e8").len(), 23 + 2, "the other 23 wall squares and two steps");
@@ -203,32 +203,41 @@ fn black_wins_the_same_ways() {
 #[test]
 fn set_ups_are_symmetric_and_have_the_spec_counts() {
     for (variant, count, text) in [
-        ("8", 8, "BBBB1BBBB/9/9/9/9/9/9/9/WWWW1WWWW W"),
-        ("16", 16, "BBBB1BBBB/9/2BB1WW2/2WW1BB2/9/2WW1BB2/2BB1WW2/9/WWWW1WWWW W"),
-        ("22", 22, "BBBB1BBBB/1BB3BB1/1BBB1WWB1/2WW1BB2/9/2WW1BB2/1WBB1WWW1/1WW3WW1/WWWW1WWWW W"),
+        (Variant::Eight, 8, "BBBB1BBBB/9/9/9/9/9/9/9/WWWW1WWWW W"),
+        (Variant::Sixteen, 16, "BBBB1BBBB/9/2BB1WW2/2WW1BB2/9/2WW1BB2/2BB1WW2/9/WWWW1WWWW W"),
         (
-            "24",
+            Variant::TwentyTwo,
+            22,
+            "BBBB1BBBB/1BB3BB1/1BBB1WWB1/2WW1BB2/9/2WW1BB2/1WBB1WWW1/1WW3WW1/WWWW1WWWW W",
+        ),
+        (
+            Variant::TwentyFour,
             24,
             "BBBB1BBBB/1BBB1BBB1/1BBB1WWB1/2WW1BB2/9/2WW1BB2/1WBB1WWW1/1WWW1WWW1/WWWW1WWWW W",
         ),
     ] {
-        let start = City::start(variant).expect("variant");
+        let start = Position::start(variant);
         assert_eq!(start.to_string(), text, "variant {variant}");
         assert_eq!(start.pawn_count(Player::First), count);
         assert_eq!(start.pawn_count(Player::Second), count);
         for sq in start.pawns(Player::First) {
             let turned = Square::new(8 - sq.file(), 8 - sq.rank()).expect("on the board");
-            assert_eq!(start.pawn_at(turned), Some(Player::Second), "{variant}: {sq}");
+            assert_eq!(start.piece_at(turned), Some(Player::Second), "{variant}: {sq}");
         }
     }
-    assert_eq!(City::VARIANTS, ["16", "8", "22", "24"]);
-    assert_eq!(Game::variant(&City::default_start()), "16");
+    assert_eq!(Variant::NAMES, ["16", "8", "22", "24"]);
+    assert_eq!(
+        Variant::ALL,
+        [Variant::Sixteen, Variant::Eight, Variant::TwentyTwo, Variant::TwentyFour]
+    );
+    assert_eq!(Game::variant(&Position::default()), Variant::Sixteen);
+    assert_eq!(Variant::default(), Variant::Sixteen);
 }
 
 #[test]
 fn spec_line_in_16_ends_with_white_on_the_bazaar_on_ply_eleven() {
     let line = "f3-f4 d7-e7 f7-e7 c7-e7 g7-e7 f6-e6 d6-e6 g6-e6 c6-e6 c3-c4 e6-e5";
-    let mut pos = City::start("16").expect("variant 16");
+    let mut pos = Position::start(Variant::Sixteen);
     for (ply, mv) in line.split(' ').enumerate() {
         assert!(pos.outcome().is_none(), "over before ply {}", ply + 1);
         if let Err(e) = pos.play_text(mv) {
@@ -243,7 +252,8 @@ fn nobody_is_ever_stuck_while_holding_a_pawn() {
     // Every adjacent square is one move away, so a side is stuck only if its
     // pawns fill a set closed under adjacency: the whole board. A dense
     // 24-pawn block in a corner still moves.
-    let pos = City::from_text("B8/9/9/9/9/WWWWW4/WWWWW4/WWWWW4/WWWWW4 W", "24").expect("valid");
+    let pos = Position::from_text("B8/9/9/9/9/WWWWW4/WWWWW4/WWWWW4/WWWWW4 W", Variant::TwentyFour)
+        .expect("valid");
     assert!(pos.outcome().is_none());
     assert!(!pos.legal_moves().is_empty());
 }
@@ -262,12 +272,12 @@ fn set_ups_are_exactly_the_spec_square_lists() {
         (sorted(&white.join(" ")), sorted(&black.join(" ")))
     };
     for (variant, lists) in [
-        ("8", join(&[base])),
-        ("16", join(&[base, town])),
-        ("22", join(&[base, town, corners])),
-        ("24", join(&[base, town, corners, two])),
+        (Variant::Eight, join(&[base])),
+        (Variant::Sixteen, join(&[base, town])),
+        (Variant::TwentyTwo, join(&[base, town, corners])),
+        (Variant::TwentyFour, join(&[base, town, corners, two])),
     ] {
-        let start = City::start(variant).expect("variant");
+        let start = Position::start(variant);
         assert_eq!(start.side_to_move(), Player::First, "White moves first in {variant}");
         let squares = |player| {
             let mut names: Vec<String> = start.pawns(player).map(|s| s.to_string()).collect();
@@ -278,12 +288,12 @@ fn set_ups_are_exactly_the_spec_square_lists() {
         assert_eq!(squares(Player::Second), lists.1, "Black in {variant}");
     }
     // The 16 set-up leaves the cross through e5 empty.
-    let start = City::start("16").expect("variant 16");
+    let start = Position::start(Variant::Sixteen);
     for name in ["e3", "e4", "e5", "e6", "e7", "c5", "d5", "f5", "g5"] {
-        let square = Square::from_name(name).expect("square");
-        assert_eq!(start.pawn_at(square), None, "{name}");
+        let square: Square = name.parse().expect("square");
+        assert_eq!(start.piece_at(square), None, "{name}");
     }
-    assert_eq!(City::default_start(), start);
+    assert_eq!(Position::default(), start);
 }
 
 #[test]
@@ -324,7 +334,7 @@ fn climb_down_to_the_outside_ends_the_move() {
     let pos = position(text);
     let off_wall: Vec<String> = moves_from(&pos, "b5")
         .into_iter()
-        .filter(|m| Square::from_name(&m[3..]).is_some_and(|to| to.zone() != Zone::Wall))
+        .filter(|m| m[3..].parse::<Square>().is_ok_and(|to| to.zone() != Zone::Wall))
         .collect();
     assert_eq!(off_wall, sorted("b5-a5 b5-c5"));
     assert_eq!(after(text, "b5-a5").to_string(), "8B/9/9/9/W8/9/9/9/9 B");
@@ -341,7 +351,7 @@ fn along_the_wall_every_way_round_a_corner_is_one_move_per_square() {
     let pos = position(text);
     let wall: Vec<String> = moves_from(&pos, "h2")
         .into_iter()
-        .filter(|m| Square::from_name(&m[3..]).is_some_and(|to| to.zone() == Zone::Wall))
+        .filter(|m| m[3..].parse::<Square>().is_ok_and(|to| to.zone() == Zone::Wall))
         .collect();
     assert_eq!(wall.len(), 23, "{wall:?}");
     assert_eq!(wall.iter().filter(|m| *m == "h2-h8").count(), 1);
@@ -363,7 +373,7 @@ fn spec_notation_examples_are_legal_moves() {
     let before = pos.pawn_count(Player::Second);
     pos.play_text("a1-a8").expect("a slide that captures");
     assert_eq!(pos.pawn_count(Player::Second), before - 1);
-    let start = City::start("8").expect("variant 8");
+    let start = Position::start(Variant::Eight);
     let mut capture = start;
     capture.play_text("a1-a9").expect("the spec's capture a1-a9");
     assert_eq!(capture.pawn_count(Player::Second), 7);

@@ -5,9 +5,9 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-use city::{City, Game};
+use city::{Game, Position};
 
-fn std_hash(pos: &City) -> u64 {
+fn std_hash(pos: &Position) -> u64 {
     let mut hasher = DefaultHasher::new();
     pos.hash(&mut hasher);
     hasher.finish()
@@ -15,11 +15,11 @@ fn std_hash(pos: &City) -> u64 {
 
 #[test]
 fn zobrist_and_std_hash_do_not_clash() {
-    let start = City::default_start();
+    let start = Position::default();
     let mut moved = start;
     moved.play_text("c1-c2").expect("a legal move");
     assert_ne!(start.zobrist(), moved.zobrist());
     assert_eq!(start.zobrist(), start.zobrist_from_scratch());
-    assert_eq!(std_hash(&start), std_hash(&City::default_start()));
+    assert_eq!(std_hash(&start), std_hash(&Position::default()));
     assert_ne!(std_hash(&start), std_hash(&moved));
 }

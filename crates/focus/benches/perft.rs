@@ -12,8 +12,8 @@ use focus::Position;
 const MIDGAME: &str = "4/b,1,bwbwb,w,b,b/1,w,2,b,3/3,w,w,b,2/1,bwbwb,1,b,b,3/1,b,2,w,b,2/w,3,w,w/4 w reserve 0 1 captured 5 3";
 
 fn perft(c: &mut Criterion) {
-    let start = Position::default_start();
-    let midgame = Position::from_text(MIDGAME, "standard").expect("valid position");
+    let start = Position::default();
+    let midgame = MIDGAME.parse::<Position>().expect("valid position");
     let cases: [(&str, &Position, u32, u64); 2] =
         [("startpos", &start, 5, 1_298_133_752), ("midgame", &midgame, 5, 496_837_304)];
     let mut group = c.benchmark_group("perft");

@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-use board_core::Player;
 use board_core::coords::{parse_square, square_name};
+use board_core::{Cell, CellError, Player};
 
 /// The squares that exist, as a bitboard over `rank * 8 + file`: every square
 /// of the 8x8 grid except a1 b1 a2, g1 h1 h2, a7 a8 b8, g8 h8 h7.
@@ -32,33 +32,45 @@ pub(crate) const fn rank_files(rank: u8) -> (u8, u8) {
     }
 }
 
-/// One of the 52 squares of the board.
+/// One of the 52 squares of the board, named like `c5` (read in any case).
+///
+/// Its [`Cell::index`] is `rank * 8 + file` (zero-based, so `a1` would be 0
+/// and `c1`, the first square that exists, is 2): the index on the 8x8 grid
+/// around the board. [`Cell::INDEX_BOUND`] is 64 and the 12 cut-off corners
+/// are holes, indexes that name no square.
 ///
 /// ```
-/// use focus::Square;
-/// let c5: Square = "c5".parse().unwrap();
+/// use focus::prelude::*;
+///
+/// let c5: Square = "c5".parse()?;
 /// assert_eq!((c5.file(), c5.rank()), (2, 4));
+/// assert_eq!(c5.index(), 4 * 8 + 2);
+/// assert_eq!("C5".parse::<Square>()?, c5);
 /// assert!("a1".parse::<Square>().is_err()); // a cut-off corner
+/// assert_eq!(Square::from_index(0), None); // where a1 would be
+/// assert_eq!(Square::all().count(), 52);
+/// # Ok::<(), CellError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Square(u8);
 
-impl Square {
-    /// The 52 squares, rank 1 first, files left to right within a rank.
-    pub const ALL: [Square; 52] = {
-        let mut all = [Square(0); 52];
-        let mut n = 0;
-        let mut index = 0;
-        while index < 64 {
-            if ON_BOARD & (1 << index) != 0 {
-                all[n] = Square(index);
-                n += 1;
-            }
-            index += 1;
+/// The 52 squares in index order (rank 1 first, files left to right within a
+/// rank), for loops that [`Cell::all`] would slow down.
+pub(crate) const SQUARES: [Square; 52] = {
+    let mut all = [Square(0); 52];
+    let mut n = 0;
+    let mut index = 0;
+    while index < 64 {
+        if ON_BOARD & (1 << index) != 0 {
+            all[n] = Square(index);
+            n += 1;
         }
-        all
-    };
+        index += 1;
+    }
+    all
+};
 
+impl Square {
     /// The square at zero-based `file` and `rank`, if it exists on the board.
     pub const fn new(file: u8, rank: u8) -> Option<Square> {
         if file < 8 && rank < 8 && ON_BOARD & (1 << (rank * 8 + file)) != 0 {
@@ -78,19 +90,32 @@ impl Square {
         self.0 / 8
     }
 
-    /// The index `rank * 8 + file` (0..64; only 52 of them are squares).
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-
     /// The square reflected through the centre of the board (`b2` ↔ `g7`).
     pub const fn mirrored(self) -> Square {
         Square(63 - self.0)
     }
 
-    /// The square at an index known to be on the board.
-    pub(crate) const fn from_index(index: u8) -> Square {
+    /// The square at an index (`rank * 8 + file`) known to be on the board.
+    pub(crate) const fn from_board_index(index: u8) -> Square {
         Square(index)
+    }
+}
+
+impl Cell for Square {
+    const INDEX_BOUND: usize = 64;
+
+    #[inline]
+    fn index(self) -> usize {
+        usize::from(self.0)
+    }
+
+    fn from_index(index: usize) -> Option<Self> {
+        let index = u8::try_from(index).ok().filter(|&i| i < 64)?;
+        (ON_BOARD & (1 << index) != 0).then_some(Square(index))
+    }
+
+    fn all() -> impl Iterator<Item = Self> {
+        SQUARES.into_iter()
     }
 }
 
@@ -100,27 +125,14 @@ impl fmt::Display for Square {
     }
 }
 
-/// Why a text is not a square.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SquareError(String);
-
-impl fmt::Display for SquareError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for SquareError {}
-
 impl std::str::FromStr for Square {
-    type Err = SquareError;
+    type Err = CellError;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         match parse_square(text, 8, 8) {
-            Some((file, rank)) => Square::new(file, rank).ok_or_else(|| {
-                SquareError(format!("{text} is a cut-off corner, not a square of the board"))
-            }),
-            None => Err(SquareError(format!("{text:?} is not a square"))),
+            Some((file, rank)) => Square::new(file, rank)
+                .ok_or_else(|| CellError::new(text, "a cut-off corner, not a square of the board")),
+            None => Err(CellError::new(text, "not a square (a1..h8)")),
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use board_core::{Evaluate, Game, Player, Valuation, weighted_evaluation, write_difference};
 
-use crate::board::{MAX_HEIGHT, Square};
+use crate::board::SQUARES;
 use crate::moves::Move;
 use crate::position::Position;
 
@@ -24,7 +24,7 @@ impl Position {
     /// `player`'s features alone.
     fn side_features(&self, player: Player) -> [i32; 5] {
         let (mut stacks, mut controlled) = (0, 0);
-        for stack in Square::ALL.iter().filter_map(|&sq| self.stack(sq)) {
+        for stack in SQUARES.iter().filter_map(|&sq| self.piece_at(sq)) {
             if stack.owner() == player {
                 stacks += 1;
                 controlled += stack.height() as i32;
@@ -63,29 +63,10 @@ impl Evaluate for Position {
         after.play_unchecked(mv);
         let captures = i32::from(after.captured(me)) - i32::from(self.captured(me));
         let reserve_gain = i32::from(after.reserve(me)) - i32::from(self.reserve(me));
-        let taken_over = match self.stack(mv.to()) {
+        let taken_over = match self.piece_at(mv.to()) {
             Some(stack) if stack.owner() != me => stack.height() as i32,
             _ => 0,
         };
         1000 * captures + 300 * reserve_gain + 50 * taken_over
-    }
-
-    /// Stack moves and drops that capture: the destination grows past
-    /// [`MAX_HEIGHT`] and an enemy piece is among those pushed off its bottom.
-    fn is_tactical(&self, mv: Move) -> bool {
-        let Some(target) = self.stack(mv.to()) else { return false };
-        let overflow = (target.height() + mv.pieces()).saturating_sub(MAX_HEIGHT);
-        let me = self.side_to_move();
-        target.bottom_up().take(overflow).any(|piece| piece != me)
-    }
-
-    /// Stack moves by their from and to squares, then drops by their square.
-    const MOVE_INDEX_BOUND: usize = 65 * 64;
-
-    fn move_index(&self, mv: Move) -> usize {
-        match mv {
-            Move::Stack { from, to } => from.index() * 64 + to.index(),
-            Move::Drop { to } => 64 * 64 + to.index(),
-        }
     }
 }

@@ -56,6 +56,7 @@
 //! Parsing checks the syntax and geometry first (squares exist, one file or
 //! rank, 1 to 5 squares apart), then [`Game::parse_move`]
 //! checks the move against the position (own stack, tall enough, reserve).
+//! [`Game::NOTATION`] says it in one line.
 //!
 //! # Position text
 //! ```text
@@ -71,17 +72,32 @@
 //! - `reserve <Black> <White>`: the pieces in each reserve.
 //! - `captured <Black> <White>`: the enemy pieces each player has captured.
 //!
+//! # Interpretation/decision: the API
+//! - **Square index.** [`Square`]'s [`Cell::index`] is `rank * 8 + file` on
+//!   the 8x8 grid around the board (`INDEX_BOUND` 64); the 12 cut-off corners
+//!   are holes (indexes without a square), so the 52 squares do not number
+//!   densely. Bitboards such as [`Position::owned`] use the same bits.
+//! - **What stands on a square.** [`Game::piece_at`] gives the [`Stack`]
+//!   there (its pieces bottom to top; the top one owns it).
+//! - **Move text.** The notation names every move in full, so
+//!   [`MoveText`] is [`Move`] itself (reading checks the geometry, resolving
+//!   the position).
+//! - **Names.** [`Move::piece_count`] (was `pieces`) so that no inherent
+//!   method shares a name with [`Describe::pieces`].
+//!
 //! # Example
 //! ```
-//! use focus::{Game, Player, Position};
+//! use focus::{Game, Player, Position, Square, Variant};
 //!
-//! let mut pos = Position::default_start();
+//! let mut pos = Position::default();
 //! assert_eq!(pos.side_to_move(), Player::First); // Black
-//! pos.play_text("e4-e5").unwrap(); // onto White's e5: a 2-stack, Black on top
-//! assert_eq!(pos.stack("e5".parse().unwrap()).map(|s| s.to_string()), Some("wb".into()));
-//! assert_eq!(Position::default_start().perft(2), 4_460);
-//! let back = Position::from_text(&pos.to_string(), "standard").unwrap();
-//! assert_eq!(back, pos);
+//! pos.play_text("e4-e5")?; // onto White's e5: a 2-stack, Black on top
+//! let e5: Square = "e5".parse()?;
+//! assert_eq!(pos.piece_at(e5).map(|s| s.to_string()).as_deref(), Some("wb"));
+//! assert_eq!(Position::default().perft(2), 4_460);
+//! assert_eq!(pos.to_string().parse::<Position>()?, pos);
+//! assert_eq!(Position::from_text(&pos.to_string(), Variant::Standard)?, pos);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 mod board;
@@ -91,12 +107,25 @@ mod position;
 mod text;
 mod view;
 
-pub use board::{MAX_HEIGHT, Square, SquareError, Stack};
-pub use moves::Move;
-pub use position::{PIECES_PER_PLAYER, Position, STANDARD};
+pub use board::{MAX_HEIGHT, Square, Stack};
+pub use moves::{Move, MoveText};
+pub use position::{PIECES_PER_PLAYER, Position, Variant};
 pub use text::Setup;
 
+/// The core crate itself, for what the prelude leaves out (`DynGame`,
+/// `GameRecord`, the view types, the testkit).
+pub use board_core;
 pub use board_core::prelude::*;
+
+/// Everything a user of Focus needs, in one import: `use focus::prelude::*;`
+/// brings the game's types and board-core's traits, errors and vocabulary.
+pub mod prelude {
+    pub use board_core::prelude::*;
+
+    pub use crate::{
+        MAX_HEIGHT, Move, MoveText, PIECES_PER_PLAYER, Position, Setup, Square, Stack, Variant,
+    };
+}
 
 /// The README's example is compiled and run as a doctest.
 #[cfg(doctest)]

@@ -14,10 +14,13 @@ use crate::board::{MAX_HEIGHT, Square};
 /// refuses a stack move built in code that is not.
 ///
 /// ```
-/// use focus::Move;
-/// let mv: Move = "c5-c1".parse().unwrap();
-/// assert_eq!(mv.pieces(), 4);
-/// assert_eq!("@e5".parse::<Move>().unwrap().to_string(), "@e5");
+/// use focus::prelude::*;
+///
+/// let mv: Move = "c5-c1".parse()?;
+/// assert_eq!(mv.piece_count(), 4);
+/// assert_eq!(mv.to(), "c1".parse()?);
+/// assert_eq!("@e5".parse::<Move>()?.to_string(), "@e5");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
@@ -44,7 +47,7 @@ impl Move {
     }
 
     /// How many pieces the move puts on its destination (1 for a drop).
-    pub const fn pieces(self) -> usize {
+    pub const fn piece_count(self) -> usize {
         match self {
             Move::Stack { from, to } => distance(from, to),
             Move::Drop { .. } => 1,
@@ -60,6 +63,13 @@ impl Move {
         }
     }
 }
+
+/// A move as read from text: a [`Move`] itself, since the notation gives
+/// every move in full; reading checks the squares and the geometry (one file
+/// or rank, 1 to 5 squares apart), and
+/// [`Game::resolve_move`](board_core::Game::resolve_move) the position
+/// (own stack, tall enough, a piece in reserve).
+pub type MoveText = Move;
 
 /// The number of squares between two squares on one file or rank.
 pub(crate) const fn distance(from: Square, to: Square) -> usize {

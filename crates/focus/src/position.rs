@@ -1,11 +1,11 @@
 //! The position and the rules: move generation, making moves, the end.
 
 use board_core::{
-    ByPlayer, Game, IllegalMoveError, Outcome, Player, PositionError, UnknownVariant, zobrist_keys,
+    ByPlayer, Cell, Game, IllegalMoveError, Outcome, Player, PositionError, zobrist_keys,
 };
 
-use crate::board::{EMPTY, MAX_HEIGHT, ON_BOARD, Square, Stack, TARGETS, height};
-use crate::moves::Move;
+use crate::board::{EMPTY, MAX_HEIGHT, ON_BOARD, SQUARES, Square, Stack, TARGETS, height};
+use crate::moves::{Move, MoveText};
 use crate::text::Setup;
 
 /// Pieces each player owns at the start.
@@ -38,18 +38,26 @@ static RESERVE_KEYS: [[u64; PIECES_PER_PLAYER as usize + 1]; 2] = {
 
 const SECOND_TO_MOVE_KEY: u64 = zobrist_keys::<1>(0xF0C5_0003)[0];
 
-/// The only variant.
-pub const STANDARD: &str = "standard";
+board_core::variants! {
+    /// The variants of Focus: there is one.
+    pub enum Variant for "focus" {
+        /// Sackson's game on the 52-square board.
+        Standard = "standard",
+    }
+}
 
 /// A Focus position: the stacks, both reserves, the pieces each player has
 /// captured, and the side to move. Small and `Copy`.
 ///
 /// ```
-/// use board_core::Game;
-/// let mut pos = focus::Position::default_start();
+/// use focus::prelude::*;
+///
+/// let mut pos = Position::default();
 /// assert_eq!(pos.legal_moves().len(), 68);
-/// pos.play_text("e4-e5").unwrap();
-/// assert_eq!(pos.stack("e5".parse().unwrap()).unwrap().to_string(), "wb");
+/// pos.play_text("e4-e5")?;
+/// let e5: Square = "e5".parse()?;
+/// assert_eq!(pos.piece_at(e5).map(|stack| stack.to_string()).as_deref(), Some("wb"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Position {
@@ -64,11 +72,6 @@ pub struct Position {
 }
 
 impl Position {
-    /// The stack on `square`, or `None` if it is empty.
-    pub fn stack(&self, square: Square) -> Option<Stack> {
-        Stack::from_code(self.stacks[square.index()])
-    }
-
     /// The pieces in `player`'s reserve.
     pub fn reserve(&self, player: Player) -> u8 {
         self.reserve[player.index()]
@@ -80,7 +83,7 @@ impl Position {
     }
 
     /// The squares whose stacks `player` owns, as a bitboard over
-    /// [`Square::index`].
+    /// [`Cell::index`] (bit `rank * 8 + file`).
     pub fn owned(&self, player: Player) -> u64 {
         self.owned[player.index()]
     }
@@ -95,7 +98,7 @@ impl Position {
     /// The number of legal moves, without listing them.
     pub fn count_moves(&self) -> u64 {
         let me = self.side.index();
-        let drops = if self.reserve[me] > 0 { Square::ALL.len() as u64 } else { 0 };
+        let drops = if self.reserve[me] > 0 { SQUARES.len() as u64 } else { 0 };
         u64::from(self.stack_mobility(self.side)) + drops
     }
 
@@ -219,39 +222,65 @@ fn squares(mut bits: u64) -> impl Iterator<Item = Square> {
         }
         let index = bits.trailing_zeros() as u8;
         bits &= bits - 1;
-        Some(Square::from_index(index))
+        Some(Square::from_board_index(index))
     })
 }
 
+board_core::default_variant!(Position);
+
 impl Game for Position {
     type Move = Move;
-    type MoveText = Move;
+    type MoveText = MoveText;
     type Setup = Setup;
+    type Variant = Variant;
+    type Cell = Square;
+    type Piece = Stack;
 
     const NAME: &'static str = "focus";
-    const VARIANTS: &'static [&'static str] = &[STANDARD];
     const PLAYER_NAMES: ByPlayer<&'static str> = ByPlayer::new("Black", "White");
     /// Focus has no draw rule, the second player can mirror forever (see the
     /// crate docs), and random games practically never end (reserves keep
     /// refilling); 400 plies (200 moves each) is room for a real game.
     const DEFAULT_MAX_PLIES: u32 = 400;
+    const NOTATION: &'static str = "move the top pieces of a stack as many squares as pieces: \
+                                    c5-c1 (4 pieces), e4-e5 (1 piece); drop a reserve piece: @e5";
 
-    fn start(variant: &str) -> Result<Self, UnknownVariant> {
-        Self::variant_named(variant)?;
-        Ok(Position::standard_start())
+    fn start(_variant: Variant) -> Self {
+        Position::standard_start()
     }
 
-    fn from_setup(setup: Setup, variant: &str) -> Result<Self, PositionError> {
-        Self::variant_named(variant)?;
+    fn from_setup(setup: Setup, _variant: Variant) -> Result<Self, PositionError> {
         Position::from_checked_setup(&setup)
     }
 
-    fn variant(&self) -> &'static str {
-        STANDARD
+    /// The stacks in position-text order (rank 8 down to rank 1, files left
+    /// to right), as reading the text gives them.
+    fn to_setup(&self) -> Setup {
+        let stacks = (0..8)
+            .rev()
+            .flat_map(|rank| (0..8).filter_map(move |file| Square::new(file, rank)))
+            .filter_map(|square| Some((square, self.piece_at(square)?)))
+            .collect();
+        Setup {
+            stacks,
+            side_to_move: self.side,
+            reserve: ByPlayer::new(self.reserve[0], self.reserve[1]),
+            captured: ByPlayer::new(self.captured[0], self.captured[1]),
+        }
+    }
+
+    fn variant(&self) -> Variant {
+        Variant::Standard
     }
 
     fn side_to_move(&self) -> Player {
         self.side
+    }
+
+    /// The stack on `square`, or `None` if it is empty.
+    #[inline]
+    fn piece_at(&self, square: Square) -> Option<Stack> {
+        Stack::from_code(self.stacks[square.index()])
     }
 
     fn generate_moves(&self, moves: &mut Vec<Move>) {
@@ -261,14 +290,14 @@ impl Game for Position {
             moves.extend(targets.as_slice().iter().map(|&to| Move::Stack { from, to }));
         }
         if self.reserve[me] > 0 {
-            moves.extend(Square::ALL.iter().map(|&to| Move::Drop { to }));
+            moves.extend(SQUARES.iter().map(|&to| Move::Drop { to }));
         }
     }
 
     fn play_unchecked(&mut self, mv: Move) {
         match mv {
             Move::Stack { from, to } => {
-                let k = mv.pieces();
+                let k = mv.piece_count();
                 let code = self.stacks[from.index()];
                 self.put(from, code >> k);
                 self.land(to, code & ((1 << k) - 1), k);
@@ -314,16 +343,16 @@ impl Game for Position {
             {
                 refuse(format!("{from}-{to} is not 1 to 5 squares along one file or rank"))
             }
-            Move::Stack { from, .. } => match self.stack(from) {
+            Move::Stack { from, .. } => match self.piece_at(from) {
                 None => refuse(format!("{from} is empty")),
                 Some(stack) if stack.owner() != self.side => {
                     refuse(format!("the stack on {from} is not {name}'s (its top piece is not)"))
                 }
-                Some(stack) if stack.height() < mv.pieces() => refuse(format!(
+                Some(stack) if stack.height() < mv.piece_count() => refuse(format!(
                     "the stack on {from} is {} high, moving {} squares takes {} pieces",
                     stack.height(),
-                    mv.pieces(),
-                    mv.pieces()
+                    mv.piece_count(),
+                    mv.piece_count()
                 )),
                 Some(_) => Ok(*mv),
             },
@@ -331,6 +360,25 @@ impl Game for Position {
                 refuse(format!("{name} has no piece in reserve"))
             }
             Move::Drop { .. } => Ok(*mv),
+        }
+    }
+
+    /// Stack moves and drops that capture: the destination grows past
+    /// [`MAX_HEIGHT`] and an enemy piece is among those pushed off its bottom.
+    fn is_tactical(&self, mv: Move) -> bool {
+        let Some(target) = self.piece_at(mv.to()) else { return false };
+        let overflow = (target.height() + mv.piece_count()).saturating_sub(MAX_HEIGHT);
+        let me = self.side_to_move();
+        target.bottom_up().take(overflow).any(|piece| piece != me)
+    }
+
+    /// Stack moves by their from and to squares, then drops by their square.
+    const MOVE_INDEX_BOUND: usize = 65 * 64;
+
+    fn move_index(&self, mv: Move) -> usize {
+        match mv {
+            Move::Stack { from, to } => from.index() * 64 + to.index(),
+            Move::Drop { to } => 64 * 64 + to.index(),
         }
     }
 

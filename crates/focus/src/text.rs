@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use board_core::{ByPlayer, Player, PositionError};
+use board_core::{ByPlayer, Game, Player, PositionError};
 
 use crate::board::{Square, Stack, piece_letter, rank_files};
 use crate::position::Position;
@@ -11,15 +11,21 @@ use crate::position::Position;
 /// A position as read from text, before validation by
 /// [`Game::from_setup`](board_core::Game::from_setup).
 ///
+/// `Display` prints the position text back.
+///
 /// ```
-/// use board_core::{Game, Player};
+/// use focus::prelude::*;
+///
 /// // White's piece on top of Black's on f6; Black has one piece in reserve.
-/// let setup: focus::Setup =
-///     "4/6/5,bw,2/8/8/8/6/4 b reserve 1 0 captured 17 16".parse().unwrap();
+/// let text = "4/6/5,bw,2/8/8/8/6/4 b reserve 1 0 captured 17 16";
+/// let setup: Setup = text.parse()?;
 /// assert_eq!(setup.stacks.len(), 1);
 /// assert_eq!(setup.side_to_move, Player::First);
-/// let pos = focus::Position::from_setup(setup, "standard").unwrap();
+/// assert_eq!(setup.to_string(), text);
+/// let pos = Position::from_setup(setup, Variant::Standard)?;
 /// assert_eq!(pos.legal_moves().len(), 52); // Black can only drop
+/// assert_eq!(pos.to_setup().to_string(), text);
+/// # Ok::<(), PositionError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
@@ -174,43 +180,73 @@ impl FromStr for Setup {
     }
 }
 
-impl Position {
-    fn fmt_text(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for rank in (0..8).rev() {
-            let (first, last) = rank_files(rank);
-            let mut empty_run = 0;
-            let mut separator = "";
-            for file in first..=last {
-                let stack = Square::new(file, rank).and_then(|sq| self.stack(sq));
-                match stack {
-                    None => empty_run += 1,
-                    Some(stack) => {
-                        if empty_run > 0 {
-                            write!(f, "{separator}{empty_run},")?;
-                            empty_run = 0;
-                        } else {
-                            f.write_str(separator)?;
-                        }
-                        write!(f, "{stack}")?;
-                        separator = ",";
+/// Writes the position text: the board (`stack_at` gives the stack on each
+/// square), the side to move, the reserves and the captures.
+fn write_text(
+    f: &mut fmt::Formatter<'_>,
+    stack_at: impl Fn(Square) -> Option<Stack>,
+    side: Player,
+    reserve: ByPlayer<u8>,
+    captured: ByPlayer<u8>,
+) -> fmt::Result {
+    for rank in (0..8).rev() {
+        let (first, last) = rank_files(rank);
+        let mut empty_run = 0;
+        let mut separator = "";
+        for file in first..=last {
+            let stack = Square::new(file, rank).and_then(&stack_at);
+            match stack {
+                None => empty_run += 1,
+                Some(stack) => {
+                    if empty_run > 0 {
+                        write!(f, "{separator}{empty_run},")?;
+                        empty_run = 0;
+                    } else {
+                        f.write_str(separator)?;
                     }
+                    write!(f, "{stack}")?;
+                    separator = ",";
                 }
             }
-            if empty_run > 0 {
-                write!(f, "{separator}{empty_run}")?;
-            }
-            if rank > 0 {
-                f.write_str("/")?;
-            }
         }
-        let side = piece_letter(board_core::Game::side_to_move(self));
-        write!(
+        if empty_run > 0 {
+            write!(f, "{separator}{empty_run}")?;
+        }
+        if rank > 0 {
+            f.write_str("/")?;
+        }
+    }
+    write!(
+        f,
+        " {} reserve {} {} captured {} {}",
+        piece_letter(side),
+        reserve.first,
+        reserve.second,
+        captured.first,
+        captured.second
+    )
+}
+
+/// The position text (the first stack given for a square, if there are several).
+impl fmt::Display for Setup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let stack_at =
+            |square| self.stacks.iter().find(|&&(at, _)| at == square).map(|&(_, stack)| stack);
+        write_text(f, stack_at, self.side_to_move, self.reserve, self.captured)
+    }
+}
+
+impl Position {
+    fn fmt_text(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let by_player = |count: fn(&Position, Player) -> u8| {
+            ByPlayer::new(count(self, Player::First), count(self, Player::Second))
+        };
+        write_text(
             f,
-            " {side} reserve {} {} captured {} {}",
-            self.reserve(Player::First),
-            self.reserve(Player::Second),
-            self.captured(Player::First),
-            self.captured(Player::Second)
+            |square| self.piece_at(square),
+            self.side_to_move(),
+            by_player(Position::reserve),
+            by_player(Position::captured),
         )
     }
 
@@ -221,7 +257,7 @@ impl Position {
             for file in 0..8 {
                 let cell = match Square::new(file, rank) {
                     None => String::new(),
-                    Some(sq) => self.stack(sq).map_or_else(|| ".".to_owned(), |s| s.to_string()),
+                    Some(sq) => self.piece_at(sq).map_or_else(|| ".".to_owned(), |s| s.to_string()),
                 };
                 line.push_str(&format!("{cell:<CELL$}"));
             }
@@ -234,16 +270,12 @@ impl Position {
             writeln!(
                 f,
                 "{:<5}: reserve {:>2}, captured {:>2}",
-                <Position as board_core::Game>::PLAYER_NAMES[player],
+                Position::PLAYER_NAMES[player],
                 self.reserve(player),
                 self.captured(player)
             )?;
         }
-        write!(
-            f,
-            "{} to move",
-            <Position as board_core::Game>::PLAYER_NAMES[board_core::Game::side_to_move(self)]
-        )
+        write!(f, "{} to move", Position::PLAYER_NAMES[self.side_to_move()])
     }
 }
 

@@ -3,7 +3,7 @@
 //! starts at the reserve).
 
 use board_core::view::{Board, Piece, Pieces, RESERVE};
-use board_core::{ByPlayer, Describe, Player};
+use board_core::{ByPlayer, Cell, Describe, Game, Player};
 
 use crate::{Move, Position, Square};
 
@@ -22,10 +22,9 @@ impl Describe for Position {
             Some(ByPlayer::new(f(self, Player::First), f(self, Player::Second)).map(u32::from))
         };
         Pieces {
-            stacks: Square::ALL
-                .into_iter()
+            stacks: Square::all()
                 .filter_map(|sq| {
-                    let stack = self.stack(sq)?;
+                    let stack = self.piece_at(sq)?;
                     let pieces = stack.bottom_up().map(|owner| Piece { owner, kind: "piece" });
                     Some((sq.to_string(), pieces.collect()))
                 })

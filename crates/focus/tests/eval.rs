@@ -4,12 +4,12 @@ use board_core::{Evaluate, Game};
 use focus::Position;
 
 fn position(text: &str) -> Position {
-    Position::from_text(text, "standard").unwrap_or_else(|e| panic!("{text}: {e}"))
+    text.parse::<Position>().unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 #[test]
 fn the_symmetric_start_is_even() {
-    assert_eq!(Position::default_start().evaluate(), 0);
+    assert_eq!(Position::default().evaluate(), 0);
 }
 
 #[test]
@@ -43,7 +43,7 @@ fn captures_are_tried_first() {
 #[test]
 fn evaluation_stays_in_bounds_over_random_play() {
     let mut rng = board_core::Rng::new(3);
-    let mut pos = Position::default_start();
+    let mut pos = Position::default();
     for _ in 0..400 {
         assert!(pos.evaluate().abs() <= 20_000);
         let moves = pos.legal_moves();

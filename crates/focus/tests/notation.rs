@@ -1,7 +1,7 @@
 //! Move notation and position text: round trips and error messages.
 
-use board_core::{Game, MoveError, Player, Rng};
-use focus::{Move, Position, Setup, Square};
+use board_core::{Cell, Game, MoveError, Player, Rng, Variant as _};
+use focus::{Move, MoveText, Position, Setup, Square, Stack, Variant};
 
 fn syntax_error(text: &str) -> String {
     match text.parse::<Move>() {
@@ -18,7 +18,7 @@ fn illegal(pos: &Position, text: &str) -> String {
 }
 
 fn position_error(text: &str) -> String {
-    match Position::from_text(text, "standard") {
+    match text.parse::<Position>() {
         Ok(pos) => panic!("{text:?} read as {pos}"),
         Err(e) => e.to_string(),
     }
@@ -26,8 +26,8 @@ fn position_error(text: &str) -> String {
 
 #[test]
 fn every_square_and_move_round_trips() {
-    assert_eq!(Square::ALL.len(), 52);
-    for sq in Square::ALL {
+    assert_eq!(Square::all().count(), 52);
+    for sq in Square::all() {
         assert_eq!(sq.to_string().parse::<Square>(), Ok(sq));
         let drop = Move::Drop { to: sq };
         assert_eq!(drop.to_string().parse::<Move>(), Ok(drop));
@@ -35,28 +35,78 @@ fn every_square_and_move_round_trips() {
     for text in ["c5-c1", "c1-c5", "a3-e3", "h6-h5", "@e5", "@c8"] {
         assert_eq!(text.parse::<Move>().map(|mv| mv.to_string()), Ok(text.to_owned()));
     }
-    assert_eq!("c5-c1".parse::<Move>().map(Move::pieces), Ok(4));
+    assert_eq!("c5-c1".parse::<Move>().map(Move::piece_count), Ok(4));
     assert_eq!("C5-C1".parse::<Move>().map(|mv| mv.to_string()), Ok("c5-c1".to_owned()));
+    assert_eq!("c5-c1".parse::<MoveText>(), "c5-c1".parse::<Move>());
+}
+
+/// The cell contract: names in any case, index `rank * 8 + file`, the cut-off
+/// corners as holes, every square in index order.
+#[test]
+fn squares_index_by_rank_and_file_with_holes_at_the_corners() {
+    assert_eq!(Square::INDEX_BOUND, 64);
+    let mut previous = None;
+    for sq in Square::all() {
+        assert_eq!(sq.index(), usize::from(sq.rank()) * 8 + usize::from(sq.file()));
+        assert_eq!(Square::from_index(sq.index()), Some(sq));
+        assert_eq!(sq.to_string().to_uppercase().parse::<Square>(), Ok(sq));
+        assert!(previous < Some(sq.index()), "{sq} out of order");
+        previous = Some(sq.index());
+    }
+    let holes = (0..64).filter(|&i| Square::from_index(i).is_none()).count();
+    assert_eq!(holes, 12);
+    assert_eq!(Square::from_index(64), None);
+    assert_eq!(Square::from_index(usize::MAX), None);
+    assert_eq!("c1".parse::<Square>().map(Square::index), Ok(2));
+    assert_eq!("f8".parse::<Square>().map(Square::index), Ok(61));
+    let error = "a8".parse::<Square>().unwrap_err();
+    assert_eq!(error.text(), "a8");
+    assert!(error.to_string().contains("cut-off corner"), "{error}");
+}
+
+#[test]
+fn piece_at_gives_the_stack_and_setup_prints_the_text() {
+    let text = "4/6/8/8/3,bwbww,4/8/6/4 b reserve 1 0 captured 15 15";
+    let pos: Position = text.parse().expect("position");
+    let d4: Square = "d4".parse().unwrap();
+    let stack = pos.piece_at(d4).expect("a stack on d4");
+    assert_eq!(stack.to_string(), "bwbww");
+    use Player::{First as B, Second as W};
+    assert_eq!(Some(stack), Stack::from_bottom_up(&[B, W, B, W, W]));
+    assert_eq!(Square::all().filter(|&sq| pos.piece_at(sq).is_some()).count(), 1);
+    let setup = pos.to_setup();
+    assert_eq!(setup.to_string(), text);
+    assert_eq!(text.parse::<Setup>(), Ok(setup));
+    assert_eq!(Position::default().to_setup().to_string(), Position::default().to_string());
+    assert_eq!(Position::default().variant(), Variant::Standard);
+    assert_eq!(Variant::NAMES, ["standard"]);
+    assert_eq!(Variant::ALL, [Variant::Standard]);
+    assert_eq!(Variant::default().to_string(), "standard");
+    assert_eq!(
+        Position::NOTATION,
+        "move the top pieces of a stack as many squares as pieces: c5-c1 (4 pieces), \
+         e4-e5 (1 piece); drop a reserve piece: @e5"
+    );
 }
 
 #[test]
 fn move_syntax_errors_say_what_is_wrong() {
-    assert!(syntax_error("f9-f8").contains("\"f9\" is not a square"));
-    assert!(syntax_error("a1-a2").contains("a1 is a cut-off corner"));
-    assert!(syntax_error("@h8").contains("h8 is a cut-off corner"));
+    assert!(syntax_error("f9-f8").contains("cell 'f9': not a square"));
+    assert!(syntax_error("a1-a2").contains("cell 'a1': a cut-off corner"));
+    assert!(syntax_error("@h8").contains("cell 'h8': a cut-off corner"));
     assert!(syntax_error("c5-d6").contains("not on one file or rank"));
     assert!(syntax_error("c1-c8").contains("moving 7 squares"));
     assert!(syntax_error("c5-c5").contains("must leave its square"));
     assert!(syntax_error("c5").contains("expected a stack move like c5-c1 or a drop like @e5"));
     assert!(syntax_error("").contains("expected a stack move"));
-    assert!(syntax_error("@").contains("is not a square"));
-    assert!(syntax_error("c5-").contains("is not a square"));
-    assert!(syntax_error("Жc5-c1").contains("is not a square"));
+    assert!(syntax_error("@").contains("cell '': not a square"));
+    assert!(syntax_error("c5-").contains("cell '': not a square"));
+    assert!(syntax_error("Жc5-c1").contains("cell 'Жc5': not a square"));
 }
 
 #[test]
 fn illegal_moves_say_why() {
-    let start = Position::default_start();
+    let start = Position::default();
     assert!(illegal(&start, "a4-a5").contains("a4 is empty"));
     assert!(illegal(&start, "b2-b3").contains("the stack on b2 is not Black's"));
     assert!(
@@ -70,10 +120,10 @@ fn illegal_moves_say_why() {
 #[test]
 fn position_text_round_trips() {
     let mut rng = Rng::new(66);
-    let mut pos = Position::default_start();
+    let mut pos = Position::default();
     for _ in 0..300 {
         let text = pos.to_string();
-        let back = Position::from_text(&text, "standard").expect("own text reads back");
+        let back = text.parse::<Position>().expect("own text reads back");
         assert_eq!(back, pos);
         assert_eq!(back.to_string(), text);
         let moves = pos.legal_moves();
@@ -99,7 +149,7 @@ fn setup_reads_every_field() {
 #[test]
 fn position_errors_say_what_is_wrong() {
     let ok = "4/6/8/4,w,3/3,b,4/8/6/4 b reserve 0 0 captured 17 17";
-    assert!(Position::from_text(ok, "standard").is_ok());
+    assert!(ok.parse::<Position>().is_ok());
     let cases = [
         ("", "empty position text"),
         ("4/6/8/4,w,3/3,b,4/8/6 b reserve 0 0 captured 17 17", "7 ranks"),
@@ -124,14 +174,17 @@ fn position_errors_say_what_is_wrong() {
         let message = position_error(text);
         assert!(message.contains(expected), "{text:?}: {message:?} lacks {expected:?}");
     }
-    assert!(Position::from_text(ok, "giant").unwrap_err().to_string().contains("no variant"));
+    assert!(Position::from_text(ok, Variant::Standard).is_ok());
+    assert!("giant".parse::<Variant>().unwrap_err().to_string().contains("no variant"));
 }
 
 #[test]
 fn board_picture_shows_stacks_reserves_and_side() {
-    let pos =
-        Position::from_text("4/6/8/8/3,bwbww,4/8/6/4 b reserve 1 0 captured 15 15", "standard")
-            .expect("position");
+    let pos = Position::from_text(
+        "4/6/8/8/3,bwbww,4/8/6/4 b reserve 1 0 captured 15 15",
+        Variant::Standard,
+    )
+    .expect("position");
     let picture = format!("{pos:#}");
     assert!(picture.contains(" 4 .     .     .     bwbww .     .     .     ."), "{picture}");
     assert!(picture.contains("Black: reserve  1, captured 15"), "{picture}");
@@ -142,9 +195,11 @@ fn board_picture_shows_stacks_reserves_and_side() {
 /// give (diagonal, standing still) must not pass the legality check.
 #[test]
 fn resolve_move_refuses_moves_built_off_the_lines() {
-    let pos =
-        Position::from_text("4/6/8/7,w/3,wbbbb,4/8/6/4 b reserve 0 0 captured 16 14", "standard")
-            .expect("position");
+    let pos = Position::from_text(
+        "4/6/8/7,w/3,wbbbb,4/8/6/4 b reserve 0 0 captured 16 14",
+        Variant::Standard,
+    )
+    .expect("position");
     let sq = |name: &str| name.parse::<Square>().unwrap();
     for (from, to) in [("d4", "e5"), ("d4", "d4"), ("d4", "f6")] {
         let mv = Move::Stack { from: sq(from), to: sq(to) };

@@ -3,14 +3,14 @@
 use board_core::Game;
 use board_core::perft::perft;
 use board_core::testkit;
-use focus::Position;
+use focus::{Position, Variant};
 
 const TABLE: &str = include_str!("data/perft.txt");
 
 /// One line of the table.
 struct Entry {
     pos: Position,
-    variant: String,
+    variant: Variant,
     /// `(depth, leaves)` pairs.
     counts: Vec<(u32, u64)>,
 }
@@ -18,11 +18,7 @@ struct Entry {
 fn entries() -> Vec<Entry> {
     testkit::perft_table::<Position>(TABLE)
         .into_iter()
-        .map(|e| Entry {
-            variant: e.position.variant().to_owned(),
-            pos: e.position,
-            counts: e.counts,
-        })
+        .map(|e| Entry { variant: e.position.variant(), pos: e.position, counts: e.counts })
         .collect()
 }
 
@@ -65,7 +61,7 @@ fn mid_game_lines_are_reached_by_their_recorded_moves() {
     ];
     let table: Vec<String> = entries().iter().map(|entry| entry.pos.to_string()).collect();
     for (line, game) in games.iter().enumerate() {
-        let mut pos = Position::default_start();
+        let mut pos = Position::default();
         for mv in game.split_whitespace() {
             pos.play_text(mv).unwrap_or_else(|e| panic!("{mv} in {pos}: {e}"));
         }

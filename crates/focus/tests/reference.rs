@@ -5,8 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use board_core::{Game, Player, Rng};
-use focus::{Position, Square};
+use board_core::{Cell, Game, Player, Rng};
+use focus::{Position, Square, Variant};
 
 /// The cut-off corners, as the rules list them.
 const HOLES: [&str; 12] = ["a1", "b1", "a2", "g1", "h1", "h2", "a7", "a8", "b8", "g8", "h8", "h7"];
@@ -205,8 +205,8 @@ fn table() -> Vec<(Position, Vec<(u32, u64)>)> {
         .map(|line| {
             let fields: Vec<&str> = line.split('|').map(str::trim).collect();
             let pos = match fields[0] {
-                "startpos" => Position::default_start(),
-                text => Position::from_text(text, fields[1]).unwrap(),
+                "startpos" => Position::start(fields[1].parse::<Variant>().unwrap()),
+                text => Position::from_text(text, fields[1].parse::<Variant>().unwrap()).unwrap(),
             };
             let counts = fields[2]
                 .split_whitespace()
@@ -247,8 +247,7 @@ fn fast_generator_agrees_with_the_reference() {
         for ply in 0..150 {
             compare(&pos, ply % 3 == 0);
             positions += 1;
-            let tallest_here =
-                Square::ALL.iter().filter_map(|&sq| pos.stack(sq)).map(|s| s.height());
+            let tallest_here = Square::all().filter_map(|sq| pos.piece_at(sq)).map(|s| s.height());
             tallest = tallest.max(tallest_here.max().unwrap_or(0));
             with_reserve += usize::from(pos.reserve(pos.side_to_move()) > 0);
             with_captures += usize::from(pos.captured(Player::First) > 0);

@@ -1,11 +1,11 @@
 //! One test per rule and per worked example of the rules text, on small
 //! positions read from position text.
 
-use board_core::{Game, IllegalMoveError, MoveError, Outcome, Player, Rng};
+use board_core::{Cell, Game, IllegalMoveError, MoveError, Outcome, Player, Rng};
 use focus::{Move, Position, Square, Stack};
 
 fn position(text: &str) -> Position {
-    Position::from_text(text, "standard").unwrap_or_else(|e| panic!("{text}: {e}"))
+    text.parse::<Position>().unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 fn sorted_moves(pos: &Position) -> Vec<String> {
@@ -23,12 +23,12 @@ fn after(text: &str, moves: &[&str]) -> Position {
 }
 
 fn stack_at(pos: &Position, square: &str) -> String {
-    pos.stack(square.parse().unwrap()).map_or_else(String::new, |s| s.to_string())
+    pos.piece_at(square.parse().unwrap()).map_or_else(String::new, |s| s.to_string())
 }
 
 #[test]
 fn start_position_fills_the_centre_and_black_moves_first() {
-    let start = Position::default_start();
+    let start = Position::default();
     assert_eq!(
         start.to_string(),
         "4/b,b,w,w,b,b/1,w,w,b,b,w,w,1/1,b,b,w,w,b,b,1/1,w,w,b,b,w,w,1/1,b,b,w,w,b,b,1/w,w,b,b,w,w/4 b reserve 0 0 captured 0 0"
@@ -55,7 +55,7 @@ fn the_board_is_the_8x8_grid_without_three_squares_in_each_corner() {
         }
     }
     assert_eq!(names.len(), 52);
-    let all: Vec<String> = Square::ALL.iter().map(ToString::to_string).collect();
+    let all: Vec<String> = Square::all().map(|sq| sq.to_string()).collect();
     assert_eq!(all, names);
     // A 5-stack on an arm reaches exactly the squares 1 to 5 away that exist:
     // from a4, e.g., not a2 / a1 (holes) nor a9 (off the grid).
@@ -85,7 +85,7 @@ fn the_top_k_pieces_move_exactly_k_squares() {
     // Two squares: the top two pieces go; the White piece left behind owns d4.
     let moved = after(&pos.to_string(), &["d4-d6"]);
     assert_eq!(moved.to_string(), "4/6/3,bb,4/4,w,3/3,w,4/8/6/4 w reserve 0 0 captured 16 16");
-    assert_eq!(moved.stack("d4".parse().unwrap()).map(Stack::owner), Some(Player::Second));
+    assert_eq!(moved.piece_at("d4".parse().unwrap()).map(Stack::owner), Some(Player::Second));
 }
 
 #[test]
@@ -133,7 +133,7 @@ fn a_drop_onto_a_five_stack_returns_an_own_bottom_piece_to_the_reserve() {
 fn a_player_without_stacks_can_only_drop() {
     let pos = position("4/6/5,bw,2/8/8/8/6/4 b reserve 1 0 captured 17 16");
     let expected: Vec<String> = {
-        let mut all: Vec<String> = Square::ALL.iter().map(|sq| format!("@{sq}")).collect();
+        let mut all: Vec<String> = Square::all().map(|sq| format!("@{sq}")).collect();
         all.sort();
         all
     };
@@ -163,10 +163,10 @@ fn a_player_owning_a_stack_but_no_reserve_cannot_drop() {
 /// White d5-c5; Black f3-e3; White d3-c3; Black e6-e7; White b2-b3.
 #[test]
 fn worked_check_first_six_moves() {
-    let start = Position::default_start().to_string();
+    let start = Position::default().to_string();
     let first = after(&start, &["e4-e5"]);
     assert_eq!(stack_at(&first, "e5"), "wb");
-    assert_eq!(first.stack("e5".parse().unwrap()).map(Stack::owner), Some(Player::First));
+    assert_eq!(first.piece_at("e5".parse().unwrap()).map(Stack::owner), Some(Player::First));
     let six = after(&start, &["e4-e5", "d5-c5", "f3-e3", "d3-c3", "e6-e7", "b2-b3"]);
     assert_eq!(
         six.to_string(),
@@ -180,7 +180,7 @@ fn worked_check_first_six_moves() {
 /// build exactly that situation.
 #[test]
 fn worked_check_later_capture_c5_e5() {
-    let start = Position::default_start().to_string();
+    let start = Position::default().to_string();
     let opening = ["e4-e5", "d5-c5", "f3-e3", "d3-c3", "e6-e7", "b2-b3"];
     let later = ["e3-e5", "f2-f1", "b5-c5", "c2-c1"];
     let before = after(&start, &[&opening[..], &later[..]].concat());
@@ -199,7 +199,7 @@ fn is_mirror_symmetric(pos: &Position) -> bool {
         let pieces: Vec<Player> = stack.bottom_up().map(Player::other).collect();
         Stack::from_bottom_up(&pieces)
     };
-    Square::ALL.iter().all(|&sq| pos.stack(sq).and_then(swapped) == pos.stack(sq.mirrored()))
+    Square::all().all(|sq| pos.piece_at(sq).and_then(swapped) == pos.piece_at(sq.mirrored()))
         && pos.reserve(Player::First) == pos.reserve(Player::Second)
         && pos.captured(Player::First) == pos.captured(Player::Second)
 }
@@ -210,7 +210,7 @@ fn is_mirror_symmetric(pos: &Position) -> bool {
 fn the_second_player_can_always_mirror() {
     let mut rng = Rng::new(6);
     for _ in 0..20 {
-        let mut pos = Position::default_start();
+        let mut pos = Position::default();
         assert!(is_mirror_symmetric(&pos));
         for _ in 0..150 {
             let moves = pos.legal_moves();

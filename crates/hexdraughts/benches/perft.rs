@@ -7,7 +7,7 @@ use std::hint::black_box;
 
 use board_core::Game;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use hexdraughts::Position;
+use hexdraughts::{Position, Variant};
 
 /// Seed 1 of tests/data/perft.txt: kings on both sides, captures available.
 const MIDGAME: &str = "W:WKE9,F5,G3,G7,G9,H1,H2,H4,H6,I1,I2,I3,I4,I6,J1,J2,KJ3,KJ4,J5,J6\
@@ -15,8 +15,13 @@ const MIDGAME: &str = "W:WKE9,F5,G3,G7,G9,H1,H2,H4,H6,I1,I2,I3,I4,I6,J1,J2,KJ3,K
 
 fn bench_perft(c: &mut Criterion) {
     let cases = [
-        ("start depth 6", Position::default_start(), 6, 40_091_608),
-        ("midgame depth 5", Position::from_text(MIDGAME, "standard").expect("valid"), 5, 4_005_177),
+        ("start depth 6", Position::default(), 6, 40_091_608),
+        (
+            "midgame depth 5",
+            Position::from_text(MIDGAME, Variant::Standard).expect("valid"),
+            5,
+            4_005_177,
+        ),
     ];
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);

@@ -8,6 +8,9 @@
 //! and the unused column `p = 10` stops the shift by 1 from wrapping.
 
 use std::fmt;
+use std::str::FromStr;
+
+use board_core::CellError;
 
 /// Rows A..K.
 pub const ROWS: usize = 11;
@@ -29,6 +32,13 @@ pub(crate) const NONE: u8 = u8::MAX;
 pub(crate) type Bits = u128;
 
 /// A field of the board, like `G8` (row G, eighth field from the left).
+///
+/// Read with `"g8".parse::<Field>()` (either case), printed upper case. As a
+/// [`Cell`](board_core::Cell) its index is a dense numbering in row order:
+/// A1 = 0, ..., A5 = 4, B1 = 5, ..., F1 = 35, ..., K5 = 79, below
+/// [`INDEX_BOUND`](board_core::Cell::INDEX_BOUND) = [`FIELD_COUNT`] = 80
+/// (the board is no rectangle, so there is no grid with holes);
+/// [`Cell::all`](board_core::Cell::all) lists the fields in that order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Field(u8);
 
@@ -193,18 +203,31 @@ pub(crate) fn bits_of(mut set: Bits) -> impl Iterator<Item = u8> {
     })
 }
 
-impl Field {
-    /// All 80 fields in row order: A1..A5, B1..B6, ..., K1..K5.
-    pub const ALL: [Field; FIELD_COUNT] = {
-        let mut all = [Field(0); FIELD_COUNT];
-        let mut k = 0;
-        while k < FIELD_COUNT {
-            all[k] = Field(ALL_BITS[k]);
-            k += 1;
-        }
-        all
-    };
+/// Every field in row order (A1..A5, B1..B6, ..., K1..K5): the order of
+/// the dense index, and of [`Cell::all`](board_core::Cell::all).
+pub(crate) const FIELDS: [Field; FIELD_COUNT] = {
+    let mut all = [Field(0); FIELD_COUNT];
+    let mut k = 0;
+    while k < FIELD_COUNT {
+        all[k] = Field(ALL_BITS[k]);
+        k += 1;
+    }
+    all
+};
 
+/// The dense index (position in [`FIELDS`]) of each padded bit; `NONE` off
+/// the board.
+const DENSE: [u8; BITS] = {
+    let mut table = [NONE; BITS];
+    let mut k = 0;
+    while k < FIELD_COUNT {
+        table[ALL_BITS[k] as usize] = k as u8;
+        k += 1;
+    }
+    table
+};
+
+impl Field {
     /// The field numbered `number` (1-based, from the left) in row `row`
     /// (0 = A .. 10 = K), if there is one.
     pub const fn new(row: usize, number: u8) -> Option<Field> {
@@ -213,18 +236,6 @@ impl Field {
         } else {
             None
         }
-    }
-
-    /// Reads a name like `G8` or `g8`; `None` when it names no field.
-    pub fn from_name(name: &str) -> Option<Field> {
-        let bytes = name.as_bytes();
-        let (&letter, digits) = bytes.split_first()?;
-        let row = ROW_LETTERS.iter().position(|&l| l == letter.to_ascii_uppercase())?;
-        if digits.is_empty() || digits.len() > 2 || !digits.iter().all(u8::is_ascii_digit) {
-            return None;
-        }
-        let number = digits.iter().fold(0u8, |n, d| n * 10 + (d - b'0'));
-        Field::new(row, number)
     }
 
     /// The row, 0 for A to 10 for K.
@@ -240,13 +251,6 @@ impl Field {
     /// The number within the row, from 1 at the left.
     pub const fn number(self) -> u8 {
         ROW_AND_NUMBER[self.0 as usize].1
-    }
-
-    /// The position in [`Field::ALL`], 0..80.
-    pub fn index(self) -> usize {
-        let row = self.row();
-        let before: u8 = ROW_LEN[..row].iter().sum();
-        usize::from(before + self.number() - 1)
     }
 
     /// The adjacent field towards `dir`, if there is one.
@@ -276,5 +280,41 @@ pub(crate) const fn row_len(row: usize) -> usize {
 impl fmt::Display for Field {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.row_letter(), self.number())
+    }
+}
+
+/// Reads a name like `G8` or `g8`: a row letter A..K in either case, then
+/// the field's number in that row (1 at the left).
+impl FromStr for Field {
+    type Err = CellError;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        let bytes = name.as_bytes();
+        let Some((&letter, digits)) = bytes.split_first() else {
+            return Err(CellError::new(name, "expected a row letter A..K and a number, like G8"));
+        };
+        let Some(row) = ROW_LETTERS.iter().position(|&l| l == letter.to_ascii_uppercase()) else {
+            return Err(CellError::new(name, "the rows are A..K"));
+        };
+        if digits.is_empty() || digits.len() > 2 || !digits.iter().all(u8::is_ascii_digit) {
+            return Err(CellError::new(name, "expected the field's number after the row letter"));
+        }
+        let number = digits.iter().fold(0u8, |n, d| n * 10 + (d - b'0'));
+        Field::new(row, number).ok_or_else(|| CellError::new(name, "no such field in that row"))
+    }
+}
+
+/// The dense numbering of the 80 fields in row order: A1 = 0, A2 = 1, ...,
+/// A5 = 4, B1 = 5, ..., F1 = 35, ..., K5 = 79 (the board is no rectangle, so
+/// there is no grid with holes).
+impl board_core::Cell for Field {
+    const INDEX_BOUND: usize = FIELD_COUNT;
+
+    fn index(self) -> usize {
+        usize::from(DENSE[self.0 as usize])
+    }
+
+    fn from_index(index: usize) -> Option<Self> {
+        FIELDS.get(index).copied()
     }
 }

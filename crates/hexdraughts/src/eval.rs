@@ -3,10 +3,9 @@
 
 use board_core::{Evaluate, Game, Player, Valuation, weighted_evaluation, write_difference};
 
-use crate::board::{ALL_FIELDS, Direction, FIELD_COUNT, Field, bits_of, row_bits};
+use crate::board::{ALL_FIELDS, Direction, Field, bits_of, row_bits};
 use crate::moves::Move;
 use crate::position::{Position, promotion_row};
-use crate::text::Kind;
 
 /// The features, each the side to move's count minus the opponent's:
 /// - `men`, `kings`: material;
@@ -49,15 +48,6 @@ fn side_features(pos: &Position, player: Player) -> [i32; 5] {
     ]
 }
 
-impl Position {
-    /// Whether `mv` moves a man that reaches the far row on its way.
-    fn promotes(&self, mv: Move) -> bool {
-        let far_row = promotion_row(self.side_to_move());
-        self.piece_on(mv.from()).is_some_and(|p| p.kind == Kind::Man)
-            && mv.fields().any(|f| f.row() == far_row)
-    }
-}
-
 impl Evaluate for Position {
     const FEATURE_NAMES: &'static [&'static str] = &FEATURE_NAMES;
     const WEIGHTS: &'static [i32] = &WEIGHTS;
@@ -77,17 +67,5 @@ impl Evaluate for Position {
     /// Captures first (the more pieces the better), then moves that promote.
     fn move_priority(&self, mv: Move) -> i32 {
         100 * mv.capture_count() as i32 + if self.promotes(mv) { 50 } else { 0 }
-    }
-
-    /// Captures (compulsory when there is one) and moves that promote a man.
-    fn is_tactical(&self, mv: Move) -> bool {
-        mv.is_capture() || self.promotes(mv)
-    }
-
-    const MOVE_INDEX_BOUND: usize = FIELD_COUNT * FIELD_COUNT;
-
-    /// From and to fields.
-    fn move_index(&self, mv: Move) -> usize {
-        mv.from().index() * FIELD_COUNT + mv.to().index()
     }
 }

@@ -12,6 +12,11 @@
 //! Lines run on while fields exist: `G2 H2 I2 J2 K2`, `G2 F2 E1`,
 //! `G2 F3 E3 D3 C3 B3 A3`.
 //!
+//! A [`Field`] is a [`Cell`] numbered densely in row order:
+//! `A1` = 0, ..., `A5` = 4, `B1` = 5, ..., `K5` = 79
+//! ([`INDEX_BOUND`](board_core::Cell::INDEX_BOUND) = [`FIELD_COUNT`] = 80),
+//! the order of [`Cell::all`].
+//!
 //! # The rules in brief
 //! - Each side has 19 men and 2 kings; White moves first, towards row A; Black
 //!   towards row K.
@@ -49,6 +54,9 @@
 //! - **Validation**: at most 21 pieces and 19 men per side, no man on its own
 //!   promotion row, and the side that moved last must have a piece (the side
 //!   to move may have none: the game is then over).
+//! - **Field index** (decision for [`Cell`]): the board is
+//!   no rectangle, so fields are numbered densely in row order, A1 = 0 to
+//!   K5 = 79, rather than on a grid with holes.
 //!
 //! # Notation
 //! A quiet move is `G8-F8`; a capture lists the start and every landing field
@@ -74,17 +82,23 @@
 //!
 //! # Example
 //! ```
-//! use hexdraughts::{Game, Position};
+//! use hexdraughts::prelude::*;
 //!
-//! let mut pos = Position::default_start();
+//! let mut pos = Position::default();
 //! assert_eq!(pos.legal_moves().len(), 18);
-//! pos.play_text("h8-g9").unwrap();
+//! pos.play_text("h8-g9")?;
 //! assert_eq!(pos.perft(3), 6_406);
 //!
-//! let capture = Position::from_text("W:WI3:BH3,F4", "standard").unwrap();
-//! let mv = capture.parse_move("I3:G3:E4").unwrap();
+//! let capture: Position = "W:WI3:BH3,F4".parse()?;
+//! let mv = capture.parse_move("I3:G3:E4")?;
 //! assert_eq!(mv.capture_count(), 2);
+//! let field: Field = "i3".parse()?;
+//! assert_eq!(capture.piece_at(field), Some(Piece::new(Player::First, Kind::Man)));
 //! println!("{capture:#}");
+//!
+//! let blocked = Position::from_text("W:WJ1:BI1,I2,H1,H3", Variant::BlockedDraw)?;
+//! assert_eq!(blocked.outcome(), Some(Outcome::draw("no legal move")));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! # Implementation
@@ -108,6 +122,18 @@ mod resolve;
 mod text;
 mod view;
 
+/// Everything a user of the crate needs, with `use hexdraughts::prelude::*;`
+/// alone: the shared vocabulary of [`board_core::prelude`] and this game's
+/// types.
+pub mod prelude {
+    pub use board_core::prelude::*;
+
+    pub use crate::{
+        ByKind, Direction, FIELD_COUNT, Field, KING_VALUE, Kind, MAN_VALUE, MAX_PATH, Move,
+        MoveText, Piece, Position, ROWS, Setup, Variant, promotion_row,
+    };
+}
+
 pub use board::{Direction, FIELD_COUNT, Field, ROWS};
 pub use eval::{KING_VALUE, MAN_VALUE};
 pub use moves::{MAX_PATH, Move, MoveText};
@@ -115,3 +141,7 @@ pub use position::{ByKind, Position, Variant, promotion_row};
 pub use text::{Kind, Piece, Setup};
 
 pub use board_core::prelude::*;
+
+/// The core crate itself, for what the prelude leaves out (`DynGame`,
+/// `GameRecord`, the view types, the testkit).
+pub use board_core;

@@ -141,8 +141,8 @@ impl FromStr for MoveText {
             if name.is_empty() {
                 return Err(error(format!("a field is missing around '{separator}'")));
             }
-            let field =
-                Field::from_name(name).ok_or_else(|| error(format!("'{name}' is not a field")))?;
+            let field: Field =
+                name.parse().map_err(|_| error(format!("'{name}' is not a field")))?;
             fields.push(field);
         }
         if !capture && fields.len() != 2 {

@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use board_core::Game;
+use board_core::{Cell as _, Game};
 
 use crate::board::{Field, ROWS, row_len};
 use crate::position::{Position, player_name};
@@ -26,9 +26,9 @@ fn draw(pos: &Position, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let letter = char::from(b'A' + row as u8);
         let indent = (10 - row_len(row)) * PITCH / 2;
         write!(f, "{letter}  {:indent$}", "")?;
-        let fields = Field::ALL.iter().filter(|field| field.row() == row);
-        for (k, &field) in fields.enumerate() {
-            let symbol = pos.piece_on(field).map_or('.', |piece| piece.symbol());
+        let fields = Field::all().filter(|field| field.row() == row);
+        for (k, field) in fields.enumerate() {
+            let symbol = pos.piece_at(field).map_or('.', |piece| piece.symbol());
             let gap = if k > 0 { " " } else { "" };
             write!(f, "{gap}{:>2}{symbol}", field.number())?;
         }
@@ -47,7 +47,7 @@ impl fmt::Display for Position {
         if f.alternate() {
             draw(self, f)
         } else {
-            let pieces: Vec<_> = self.pieces().collect();
+            let pieces: Vec<_> = self.occupied().collect();
             write_text(f, self.side_to_move(), &pieces)
         }
     }

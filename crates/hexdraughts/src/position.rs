@@ -1,47 +1,20 @@
 //! The position, the rules of play and the end of the game.
 
-use board_core::{
-    ByPlayer, Game, IllegalMoveError, Outcome, Player, PositionError, UnknownVariant, zobrist_keys,
-};
+use board_core::Cell as _;
+use board_core::{ByPlayer, Game, IllegalMoveError, Outcome, Player, PositionError, zobrist_keys};
 
-use crate::board::{Bits, Direction, Field, bit, bits_of, row_bits};
+use crate::board::{Bits, Direction, FIELD_COUNT, FIELDS, Field, bit, bits_of, row_bits};
 use crate::movegen::Sides;
 use crate::moves::{Move, MoveText};
 use crate::text::{Kind, Piece, Setup};
 
-/// The rule variants.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Variant {
-    /// Article 1.2: the side to move without a legal move loses.
-    #[default]
-    Standard,
-    /// Article 4.0(c): the side to move without a legal move draws.
-    BlockedDraw,
-}
-
-impl Variant {
-    /// Both variants, the default first.
-    pub const ALL: [Variant; 2] = [Variant::Standard, Variant::BlockedDraw];
-
-    /// The variant's name: `standard` or `blocked-draw`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Variant::Standard => "standard",
-            Variant::BlockedDraw => "blocked-draw",
-        }
-    }
-
-    /// The variant called `name` (case-insensitive).
-    ///
-    /// # Errors
-    /// [`UnknownVariant`] when there is none.
-    pub fn from_name(name: &str) -> Result<Variant, UnknownVariant> {
-        let name = Position::variant_named(name)?;
-        Ok(if name == Variant::BlockedDraw.name() {
-            Variant::BlockedDraw
-        } else {
-            Variant::Standard
-        })
+board_core::variants! {
+    /// The rule variants.
+    pub enum Variant for "hexdraughts" {
+        /// Article 1.2: the side to move without a legal move loses.
+        Standard = "standard",
+        /// Article 4.0(c): the side to move without a legal move draws.
+        BlockedDraw = "blocked-draw",
     }
 }
 
@@ -79,45 +52,9 @@ pub struct Position {
 }
 
 impl Position {
-    /// The start position of `variant`.
-    pub fn new(variant: Variant) -> Position {
-        let mut setup = Setup::empty(Player::First);
-        let black_men = ["B1", "B2", "B5", "B6"]
-            .into_iter()
-            .filter_map(Field::from_name)
-            .chain(Field::ALL.into_iter().filter(|f| matches!(f.row(), 2 | 3)));
-        for field in black_men {
-            setup.pieces.push((field, Piece::new(Player::Second, Kind::Man)));
-            setup.pieces.push((rotate(field), Piece::new(Player::First, Kind::Man)));
-        }
-        for field in ["A2", "A4"].into_iter().filter_map(Field::from_name) {
-            setup.pieces.push((field, Piece::new(Player::Second, Kind::King)));
-            setup.pieces.push((rotate(field), Piece::new(Player::First, Kind::King)));
-        }
-        match Position::validate(&setup, variant) {
-            Ok(pos) => pos,
-            Err(e) => unreachable!("the start position is valid: {e}"),
-        }
-    }
-
-    /// The rule variant.
-    pub const fn rules(&self) -> Variant {
-        self.variant
-    }
-
-    /// The piece on `field`, if any.
-    pub fn piece_on(&self, field: Field) -> Option<Piece> {
-        let b = bit(field.bit_index());
-        let kind = if self.kings & b != 0 { Kind::King } else { Kind::Man };
-        Player::BOTH
-            .into_iter()
-            .find(|&owner| self.pieces[owner] & b != 0)
-            .map(|owner| Piece::new(owner, kind))
-    }
-
     /// Every piece with its field, in field order (A1 first).
-    pub fn pieces(&self) -> impl Iterator<Item = (Field, Piece)> + '_ {
-        Field::ALL.into_iter().filter_map(|f| self.piece_on(f).map(|p| (f, p)))
+    pub fn occupied(&self) -> impl Iterator<Item = (Field, Piece)> + '_ {
+        FIELDS.into_iter().filter_map(|f| self.piece_at(f).map(|p| (f, p)))
     }
 
     /// How many men and kings `player` has.
@@ -126,9 +63,11 @@ impl Position {
         ByKind { men: (own & !self.kings).count_ones(), kings: (own & self.kings).count_ones() }
     }
 
-    /// The setup this position was made from (for editing).
-    pub fn to_setup(&self) -> Setup {
-        Setup { side_to_move: self.side, pieces: self.pieces().collect() }
+    /// Whether `mv` moves a man that reaches the far row on its way.
+    pub(crate) fn promotes(&self, mv: Move) -> bool {
+        let far_row = promotion_row(self.side);
+        self.piece_at(mv.from()).is_some_and(|p| p.kind == Kind::Man)
+            && mv.fields().any(|f| f.row() == far_row)
     }
 
     pub(crate) fn bits(&self, player: Player) -> Bits {
@@ -243,33 +182,68 @@ fn between(from: u8, to: u8) -> Bits {
     bits
 }
 
+board_core::default_variant!(Position);
+
 impl Game for Position {
     type Move = Move;
     type MoveText = MoveText;
     type Setup = Setup;
+    type Variant = Variant;
+    type Cell = Field;
+    type Piece = Piece;
 
     const NAME: &'static str = "hexdraughts";
-    const VARIANTS: &'static [&'static str] =
-        &[Variant::Standard.name(), Variant::BlockedDraw.name()];
     const PLAYER_NAMES: ByPlayer<&'static str> = ByPlayer::new("White", "Black");
     /// 400 plies: a full game rarely needs half of it, but kings are on the
     /// board from the start and a king ending can shuffle for a long time.
     const DEFAULT_MAX_PLIES: u32 = 400;
+    const NOTATION: &'static str = "fields A1..K5 (rows A-K, numbered from the left); quiet move H8-G9; capture: start and every landing field joined by ':', I3:G3:E4 (or I3:E4 when only one capture fits)";
 
-    fn start(variant: &str) -> Result<Self, UnknownVariant> {
-        Ok(Position::new(Variant::from_name(variant)?))
+    /// The start position (an interpretation, see the crate docs).
+    fn start(variant: Variant) -> Self {
+        let mut setup = Setup::empty(Player::First);
+        let black_men = ["B1", "B2", "B5", "B6"]
+            .into_iter()
+            .filter_map(|name| name.parse::<Field>().ok())
+            .chain(FIELDS.into_iter().filter(|f| matches!(f.row(), 2 | 3)));
+        for field in black_men {
+            setup.pieces.push((field, Piece::new(Player::Second, Kind::Man)));
+            setup.pieces.push((rotate(field), Piece::new(Player::First, Kind::Man)));
+        }
+        for field in ["A2", "A4"].into_iter().filter_map(|name| name.parse::<Field>().ok()) {
+            setup.pieces.push((field, Piece::new(Player::Second, Kind::King)));
+            setup.pieces.push((rotate(field), Piece::new(Player::First, Kind::King)));
+        }
+        match Position::validate(&setup, variant) {
+            Ok(pos) => pos,
+            Err(e) => unreachable!("the start position is valid: {e}"),
+        }
     }
 
-    fn from_setup(setup: Setup, variant: &str) -> Result<Self, PositionError> {
-        Position::validate(&setup, Variant::from_name(variant)?)
+    fn from_setup(setup: Setup, variant: Variant) -> Result<Self, PositionError> {
+        Position::validate(&setup, variant)
     }
 
-    fn variant(&self) -> &'static str {
-        self.variant.name()
+    /// The pieces in field order (A1 first).
+    fn to_setup(&self) -> Setup {
+        Setup { side_to_move: self.side, pieces: self.occupied().collect() }
+    }
+
+    fn variant(&self) -> Variant {
+        self.variant
     }
 
     fn side_to_move(&self) -> Player {
         self.side
+    }
+
+    fn piece_at(&self, field: Field) -> Option<Piece> {
+        let b = bit(field.bit_index());
+        let kind = if self.kings & b != 0 { Kind::King } else { Kind::Man };
+        Player::BOTH
+            .into_iter()
+            .find(|&owner| self.pieces[owner] & b != 0)
+            .map(|owner| Piece::new(owner, kind))
     }
 
     fn generate_moves(&self, moves: &mut Vec<Move>) {
@@ -350,6 +324,18 @@ impl Game for Position {
 
     fn resolve_move(&self, text: &MoveText) -> Result<Move, IllegalMoveError> {
         crate::resolve::resolve(self, text)
+    }
+
+    /// Captures (compulsory when there is one) and moves that promote a man.
+    fn is_tactical(&self, mv: Move) -> bool {
+        mv.is_capture() || self.promotes(mv)
+    }
+
+    const MOVE_INDEX_BOUND: usize = FIELD_COUNT * FIELD_COUNT;
+
+    /// From and to fields.
+    fn move_index(&self, mv: Move) -> usize {
+        mv.from().index() * FIELD_COUNT + mv.to().index()
     }
 
     /// Perft with the last ply counted without listing its quiet moves.

@@ -38,7 +38,7 @@ pub(crate) fn resolve(pos: &Position, text: &MoveText) -> Result<Move, IllegalMo
         }
     }
     let side = pos.side_to_move();
-    let reason = match pos.piece_on(from) {
+    let reason = match pos.piece_at(from) {
         Some(piece) if piece.owner == side => {
             let kind = if piece.kind == Kind::King { "king" } else { "man" };
             let capture = legal.iter().find(|mv| mv.is_capture());

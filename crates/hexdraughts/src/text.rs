@@ -84,9 +84,9 @@ fn read_colour(text: &str) -> Option<Player> {
 fn read_piece(entry: &str, owner: Player) -> Result<(Field, Piece), PositionError> {
     let king = entry
         .strip_prefix(['K', 'k'])
-        .and_then(Field::from_name)
+        .and_then(|name| name.parse::<Field>().ok())
         .map(|field| (field, Piece::new(owner, Kind::King)));
-    king.or_else(|| Field::from_name(entry).map(|field| (field, Piece::new(owner, Kind::Man))))
+    king.or_else(|| entry.parse::<Field>().ok().map(|field| (field, Piece::new(owner, Kind::Man))))
         .ok_or_else(|| {
             PositionError::new(format!(
                 "'{entry}' in {}'s list is not a field (like G8) or a king's field (like KG8)",

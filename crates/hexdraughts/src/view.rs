@@ -2,6 +2,7 @@
 //! (row A at the top, White's row K at the bottom, as the `{:#}` picture),
 //! men and kings, and the start and every landing of a move.
 
+use board_core::Cell as _;
 use board_core::Describe;
 use board_core::view::{Board, Cell, Label, Piece, Pieces};
 
@@ -42,8 +43,7 @@ fn hexagon((x, y): (f64, f64)) -> Vec<(f64, f64)> {
 impl Describe for Position {
     /// The same hexagon in both variants.
     fn board(&self) -> Board {
-        let cells = Field::ALL
-            .iter()
+        let cells = Field::all()
             .map(|field| {
                 let at = centre(field.row(), field.number());
                 Cell {
@@ -75,7 +75,8 @@ impl Describe for Position {
     }
 
     fn pieces(&self) -> Pieces {
-        let stacks = Position::pieces(self)
+        let stacks = self
+            .occupied()
             .map(|(field, piece)| {
                 let kind = match piece.kind {
                     Kind::Man => "man",

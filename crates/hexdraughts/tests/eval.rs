@@ -4,12 +4,12 @@ use board_core::{Evaluate, Game, Rng};
 use hexdraughts::Position;
 
 fn position(text: &str) -> Position {
-    Position::from_text(text, "standard").unwrap_or_else(|e| panic!("{text}: {e}"))
+    text.parse::<Position>().unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 #[test]
 fn the_start_is_even() {
-    assert_eq!(Position::default_start().evaluate(), 0);
+    assert_eq!(Position::default().evaluate(), 0);
 }
 
 #[test]
@@ -37,7 +37,7 @@ fn advanced_men_and_guards_count() {
 fn stays_within_bounds_along_random_games() {
     let mut rng = Rng::new(9);
     for _ in 0..20 {
-        let mut pos = Position::default_start();
+        let mut pos = Position::default();
         for _ in 0..150 {
             assert!(pos.evaluate().abs() <= 20_000, "{pos}");
             let moves = pos.legal_moves();

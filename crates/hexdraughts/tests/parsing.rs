@@ -1,14 +1,14 @@
 //! Field names, move text and position text: round trips and error messages.
 
-use board_core::{Game, IllegalMoveError, MoveError};
-use hexdraughts::{Field, MoveText, Position, Setup};
+use board_core::{Cell, Game, IllegalMoveError, MoveError, Variant as _};
+use hexdraughts::{FIELD_COUNT, Field, MoveText, Position, Setup, Variant};
 
 fn position(text: &str) -> Position {
-    Position::from_text(text, "standard").unwrap_or_else(|e| panic!("{text}: {e}"))
+    text.parse::<Position>().unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 fn position_error(text: &str) -> String {
-    match Position::from_text(text, "standard") {
+    match text.parse::<Position>() {
         Ok(pos) => panic!("{text} was accepted as {pos}"),
         Err(e) => e.to_string(),
     }
@@ -29,14 +29,47 @@ fn assert_mentions(message: &str, parts: &[&str]) {
 
 #[test]
 fn field_names_in_either_case_print_upper_case() {
-    for field in Field::ALL {
+    for field in Field::all() {
         let name = field.to_string();
-        assert_eq!(Field::from_name(&name), Some(field));
-        assert_eq!(Field::from_name(&name.to_lowercase()), Some(field));
+        assert_eq!(name.parse::<Field>(), Ok(field));
+        assert_eq!(name.to_lowercase().parse::<Field>(), Ok(field));
     }
     for bad in ["", "G", "G0", "G10", "A6", "F11", "L1", "g+1", "Ж1", "G08x", "1G"] {
-        assert_eq!(Field::from_name(bad), None, "{bad}");
+        assert!(bad.parse::<Field>().is_err(), "{bad}");
     }
+    let error = "F11".parse::<Field>().unwrap_err();
+    assert_eq!(error.text(), "F11");
+    assert_mentions(&error.to_string(), &["'F11'", "no such field"]);
+    assert_mentions(&"L1".parse::<Field>().unwrap_err().to_string(), &["A..K"]);
+}
+
+#[test]
+fn fields_are_numbered_densely_in_row_order() {
+    let names: Vec<String> = Field::all().map(|f| f.to_string()).collect();
+    assert_eq!(names.len(), FIELD_COUNT);
+    assert_eq!(Field::INDEX_BOUND, FIELD_COUNT);
+    assert_eq!(names[..7], ["A1", "A2", "A3", "A4", "A5", "B1", "B2"]);
+    assert_eq!(names[35], "F1");
+    assert_eq!(names[79], "K5");
+    for (index, field) in Field::all().enumerate() {
+        assert_eq!(field.index(), index);
+        assert_eq!(Field::from_index(index), Some(field));
+    }
+    assert_eq!(Field::from_index(FIELD_COUNT), None);
+}
+
+#[test]
+fn variants_by_name() {
+    assert_eq!(Variant::ALL, [Variant::Standard, Variant::BlockedDraw]);
+    assert_eq!(Variant::default(), Variant::Standard);
+    assert_eq!("blocked-draw".parse::<Variant>(), Ok(Variant::BlockedDraw));
+    assert_eq!("Standard".parse::<Variant>(), Ok(Variant::Standard));
+    assert_eq!(Variant::BlockedDraw.to_string(), "blocked-draw");
+    let unknown = "russian".parse::<Variant>().unwrap_err().to_string();
+    assert_mentions(&unknown, &["hexdraughts", "'russian'", "standard, blocked-draw"]);
+    let blocked = Position::from_text("W:WJ1:BI1,I2,H1,H3", Variant::BlockedDraw).unwrap();
+    assert_eq!(blocked.variant(), Variant::BlockedDraw);
+    assert_eq!(position("W:WJ1:BI1,I2,H1,H3").variant(), Variant::Standard);
 }
 
 #[test]
@@ -63,7 +96,7 @@ fn move_syntax_errors_say_what_is_wrong() {
 
 #[test]
 fn moves_are_resolved_with_clear_reasons() {
-    let start = Position::default_start();
+    let start = Position::default();
     assert_mentions(&move_error(&start, "C3-D3"), &["no piece of White on C3"]);
     assert_mentions(&move_error(&start, "E5-D5"), &["no piece of White on E5"]);
     assert_mentions(&move_error(&start, "H1-F1"), &["man on H1 cannot move to F1"]);
@@ -113,7 +146,7 @@ fn finished_games_refuse_moves() {
 
 #[test]
 fn position_text_round_trips_and_accepts_lower_case() {
-    let start = Position::default_start();
+    let start = Position::default();
     assert_eq!(position(&start.to_string()), start);
     let text = "B:WKE9,F5,G3:BKA4,B1,KB3";
     assert_eq!(position(text).to_string(), text);
@@ -136,9 +169,9 @@ fn position_errors_say_what_is_wrong() {
     assert_mentions(&position_error("W:WA3:BG8"), &["White man on A3 must be a king"]);
     assert_mentions(&position_error("W:WG8:BK3"), &["Black man on K3 must be a king"]);
     assert_mentions(&position_error("W:WG8:B"), &["Black has no pieces"]);
-    let many: Vec<String> = Field::ALL[30..52].iter().map(|f| format!("K{f}")).collect();
+    let many: Vec<String> = Field::all().skip(30).take(22).map(|f| format!("K{f}")).collect();
     assert_mentions(&position_error(&format!("W:W{}:BA1", many.join(","))), &["22 pieces"]);
-    let men: Vec<String> = Field::ALL[30..50].iter().map(ToString::to_string).collect();
+    let men: Vec<String> = Field::all().skip(30).take(20).map(|f| f.to_string()).collect();
     assert_mentions(&position_error(&format!("W:W{}:BA1", men.join(","))), &["20 men"]);
 }
 

@@ -239,7 +239,7 @@ fn random_position(rng: &mut Rng) -> Position {
         }
         let side = if rng.below(2) == 0 { "W" } else { "B" };
         let text = format!("{side}:W{}:B{}", lists[0].join(","), lists[1].join(","));
-        if let Ok(pos) = Position::from_text(&text, "standard") {
+        if let Ok(pos) = text.parse::<Position>() {
             return pos;
         }
     }
@@ -266,7 +266,7 @@ fn same_moves_in_random_setups_and_their_playouts() {
 fn same_moves_along_random_games_from_the_start() {
     let mut rng = Rng::new(77);
     for _ in 0..20 {
-        let mut pos = Position::default_start();
+        let mut pos = Position::default();
         for _ in 0..200 {
             compare(&pos);
             let moves = pos.legal_moves();
@@ -294,8 +294,8 @@ fn same_positions_after_every_move() {
 
 #[test]
 fn same_perft_from_the_start_and_a_position_with_kings() {
-    let start = Position::default_start();
+    let start = Position::default();
     assert_eq!(Board::parse(&start.to_string()).perft(3), start.perft(3));
-    let kings = Position::from_text("W:WKG2,KK4,H5,I3:BKB3,E5,F8,H4,D2", "standard").unwrap();
+    let kings: Position = "W:WKG2,KK4,H5,I3:BKB3,E5,F8,H4,D2".parse().unwrap();
     assert_eq!(Board::parse(&kings.to_string()).perft(3), kings.perft(3));
 }

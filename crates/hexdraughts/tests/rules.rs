@@ -2,14 +2,14 @@
 //! small constructed position, asserting the exact legal moves or the exact
 //! result.
 
-use board_core::{Game, Outcome, Player};
-use hexdraughts::{Direction, Field, Kind, Piece, Position};
+use board_core::{Cell as _, Game, Outcome, Player, Variant as _};
+use hexdraughts::{Direction, Field, Kind, Piece, Position, Variant};
 
 fn position(text: &str) -> Position {
-    position_in(text, "standard")
+    position_in(text, Variant::Standard)
 }
 
-fn position_in(text: &str, variant: &str) -> Position {
+fn position_in(text: &str, variant: Variant) -> Position {
     Position::from_text(text, variant).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
@@ -27,7 +27,7 @@ fn after(text: &str, mv: &str) -> Position {
 }
 
 fn field(name: &str) -> Field {
-    Field::from_name(name).unwrap_or_else(|| panic!("{name} is not a field"))
+    name.parse().unwrap_or_else(|e| panic!("{name} is not a field: {e}"))
 }
 
 fn line(from: &str, dir: Direction) -> Vec<String> {
@@ -43,11 +43,12 @@ fn line(from: &str, dir: Direction) -> Vec<String> {
 #[test]
 fn rows_have_5_to_10_to_5_fields() {
     let lengths: Vec<usize> =
-        (0..11).map(|row| Field::ALL.iter().filter(|f| f.row() == row).count()).collect();
+        (0..11).map(|row| Field::all().filter(|f| f.row() == row).count()).collect();
     assert_eq!(lengths, [5, 6, 7, 8, 9, 10, 9, 8, 7, 6, 5]);
-    assert_eq!(Field::ALL.len(), 80);
-    assert_eq!(Field::ALL[0].to_string(), "A1");
-    assert_eq!(Field::ALL[79].to_string(), "K5");
+    assert_eq!(Field::all().count(), 80);
+    let all: Vec<Field> = Field::all().collect();
+    assert_eq!(all[0].to_string(), "A1");
+    assert_eq!(all[79].to_string(), "K5");
 }
 
 #[test]
@@ -81,7 +82,7 @@ fn fields_touch_where_rows_grow_and_shrink() {
 
 #[test]
 fn start_position_interpretation() {
-    let start = Position::default_start();
+    let start = Position::default();
     assert_eq!(
         start.to_string(),
         "W:WH1,H2,H3,H4,H5,H6,H7,H8,I1,I2,I3,I4,I5,I6,I7,J1,J2,J5,J6,KK2,KK4\
@@ -237,7 +238,7 @@ fn promotion_during_a_capture_continues_as_a_king() {
     let text = "W:WC3,J5:BB3,D6,F5,KA5";
     assert_eq!(moves(text), ["C3:A3:E7", "C3:A3:F8", "C3:A3:G8", "C3:A3:H8"]);
     let end = after(text, "C3:A3:H8");
-    assert_eq!(end.piece_on(field("H8")), Some(Piece::new(Player::First, Kind::King)));
+    assert_eq!(end.piece_at(field("H8")), Some(Piece::new(Player::First, Kind::King)));
     assert_eq!(end.to_string(), "B:WKH8,J5:BKA5,F5");
 }
 
@@ -267,16 +268,16 @@ fn the_side_to_move_without_a_move_loses() {
 
 #[test]
 fn blocked_draw_variant_draws_instead() {
-    let blocked = position_in("W:WJ1:BI1,I2,H1,H3", "blocked-draw");
+    let blocked = position_in("W:WJ1:BI1,I2,H1,H3", Variant::BlockedDraw);
     assert_eq!(blocked.outcome(), Some(Outcome::draw("no legal move")));
-    let captured = position_in("B:WE4:B", "blocked-draw");
+    let captured = position_in("B:WE4:B", Variant::BlockedDraw);
     assert_eq!(captured.outcome(), Some(Outcome::win(Player::First, "all pieces captured")));
 }
 
 #[test]
 fn neither_side_able_to_move_is_a_draw() {
     let wall = ":WC1,C2,C3,C4,C5,C6,C7,D1,D2,D3,D4,D5,D6,D7,D8:BA1,A2,A3,A4,A5,B1,B2,B3,B4,B5,B6";
-    for variant in ["standard", "blocked-draw"] {
+    for &variant in Variant::ALL {
         for side in ["W", "B"] {
             let pos = position_in(&format!("{side}{wall}"), variant);
             assert_eq!(pos.outcome(), Some(Outcome::draw("neither side can move")));

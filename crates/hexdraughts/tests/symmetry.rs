@@ -5,19 +5,19 @@
 //! longer, which fields touch), the forward directions and the promotion rows
 //! of Black against White's, independently of any hand-computed move list.
 
-use board_core::{Game, Outcome, Player, Rng};
-use hexdraughts::{Field, Move, Piece, Position, Setup};
+use board_core::{Cell as _, Game, Outcome, Player, Rng, Variant as _};
+use hexdraughts::{Field, Move, Piece, Position, Setup, Variant};
 
 /// The field seen from the other side of the board (turned half a circle).
 fn turned(field: Field) -> Field {
     let row = 10 - field.row();
-    let len = Field::ALL.iter().filter(|f| f.row() == row).count() as u8;
+    let len = Field::all().filter(|f| f.row() == row).count() as u8;
     Field::new(row, len + 1 - field.number()).expect("the board is symmetric")
 }
 
 /// The field mirrored left to right in its row.
 fn mirrored(field: Field) -> Field {
-    let len = Field::ALL.iter().filter(|f| f.row() == field.row()).count() as u8;
+    let len = Field::all().filter(|f| f.row() == field.row()).count() as u8;
     Field::new(field.row(), len + 1 - field.number()).expect("the rows are symmetric")
 }
 
@@ -26,7 +26,7 @@ fn map_setup(pos: &Position, map: fn(Field) -> Field, swap: bool) -> Position {
     let setup = Setup {
         side_to_move: owner(pos.side_to_move()),
         pieces: pos
-            .pieces()
+            .occupied()
             .map(|(field, piece)| (map(field), Piece::new(owner(piece.owner), piece.kind)))
             .collect(),
     };
@@ -89,18 +89,18 @@ fn the_rules_positions_look_the_same_for_black_and_mirrored() {
         "B:WE4:B",
         "W:WC1,C2,C3,C4,C5,C6,C7,D1,D2,D3,D4,D5,D6,D7,D8:BA1,A2,A3,A4,A5,B1,B2,B3,B4,B5,B6",
     ] {
-        for variant in Position::VARIANTS {
+        for &variant in Variant::ALL {
             check(&Position::from_text(text, variant).unwrap_or_else(|e| panic!("{text}: {e}")));
         }
     }
-    check(&Position::default_start());
+    check(&Position::default());
 }
 
 #[test]
 fn random_games_look_the_same_for_black_and_mirrored() {
     let mut rng = Rng::new(31);
     for _ in 0..12 {
-        let mut pos = Position::default_start();
+        let mut pos = Position::default();
         for _ in 0..100 {
             check(&pos);
             let moves = pos.legal_moves();
@@ -112,7 +112,7 @@ fn random_games_look_the_same_for_black_and_mirrored() {
 
 #[test]
 fn the_start_position_is_symmetric() {
-    let start = Position::default_start();
+    let start = Position::default();
     assert_eq!(
         map_setup(&start, turned, true).to_string(),
         start.to_string().replacen('W', "B", 1)

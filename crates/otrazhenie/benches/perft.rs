@@ -20,7 +20,7 @@ fn perft(c: &mut Criterion) {
     let mut group = c.benchmark_group("perft");
     group.sample_size(10);
     for (name, text, depth, nodes) in CASES {
-        let pos = match Position::from_text(text, "standard") {
+        let pos = match text.parse::<Position>() {
             Ok(pos) => pos,
             Err(e) => panic!("{name}: {e}"),
         };

@@ -3,14 +3,10 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
 use crate::Tablebase;
-
-/// The file [`Tablebase::global`] reads and writes, once set.
-pub(crate) static CACHE_FILE: OnceLock<PathBuf> = OnceLock::new();
 
 /// Raised when the file's layout changes.
 const FORMAT_VERSION: u32 = 1;
@@ -92,13 +88,13 @@ pub enum CacheUse {
     },
 }
 
+/// Nothing here runs unless called: the crate keeps no table and no file
+/// name of its own. An engine that wants the table calls
+/// [`load`](Tablebase::load) and, when that fails, [`build`](Tablebase::build)
+/// in memory, without writing; only a command that is asked to make the file
+/// (`igroteka solve`) calls [`load_or_build`](Tablebase::load_or_build) or
+/// [`save`](Tablebase::save).
 impl Tablebase {
-    /// Sets the file [`Tablebase::global`] reads (or builds and writes) on
-    /// first use; `false` if a file was set already.
-    pub fn set_cache_file(path: PathBuf) -> bool {
-        CACHE_FILE.set(path).is_ok()
-    }
-
     /// Reads a table file and checks it: versions, shape, checksum, and a
     /// spread of positions against their children.
     ///
@@ -157,7 +153,12 @@ impl Tablebase {
     }
 
     /// The table from `path`, or, when that file is missing or fails a check,
-    /// built and written there.
+    /// built and **written there** (through [`save`](Tablebase::save)).
+    ///
+    /// For a command that is asked to make or refresh the file (`igroteka
+    /// solve`). An engine should not write behind its user's back: it calls
+    /// [`load`](Tablebase::load) and falls back to
+    /// [`build`](Tablebase::build), which writes nothing.
     pub fn load_or_build(path: &Path) -> (Tablebase, CacheUse) {
         match Tablebase::load(path) {
             Ok(table) => (table, CacheUse::Loaded),

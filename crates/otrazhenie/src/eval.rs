@@ -1,10 +1,10 @@
 //! The static evaluation alpha-beta search uses.
 
-use board_core::{Evaluate, Proven, Valuation, weighted_evaluation};
+use board_core::{Evaluate, Valuation, weighted_evaluation};
 
 use crate::rules::Tally;
 use crate::square::orthogonal_neighbours;
-use crate::{Move, Position, Tablebase};
+use crate::{Move, Position};
 
 /// The value of a lost position (no checker or no move left) for the side to move.
 const LOST: i32 = -10_000;
@@ -68,24 +68,6 @@ impl Evaluate for Position {
                 if enemy.count_ones() == 1 { 2 } else { 1 }
             }
         }
-    }
-
-    /// Captures.
-    fn is_tactical(&self, mv: Move) -> bool {
-        mv.is_capture()
-    }
-
-    const MOVE_INDEX_BOUND: usize = 64 * 64;
-
-    /// From and to squares.
-    fn move_index(&self, mv: Move) -> usize {
-        mv.from().index() * 64 + mv.to().index()
-    }
-
-    /// Every position is in the table: [`Tablebase::global`], built (or read
-    /// from its cache file) on the first probe.
-    fn probe(&self) -> Option<Proven> {
-        Some(Tablebase::global().probe(self))
     }
 }
 

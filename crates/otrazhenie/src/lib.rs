@@ -36,6 +36,13 @@
 //! - A position is valid with at most two checkers a side, where the player
 //!   who moved last still has a checker. The side to move may have none (the
 //!   game is then over: the opponent captured both).
+//! - **Decision (cells):** a [`Square`]'s [index](board_core::Cell::index) is
+//!   its bitboard bit, `8 * rank + file` (a1 = 0, h1 = 7, h8 = 63), as on
+//!   every rectangular board of the workspace; [`Setup::board`] is indexed
+//!   the same way. The one variant is [`Variant::Standard`] (`"standard"`),
+//!   and a cell holds at most one checker, so
+//!   [`piece_at`](board_core::Game::piece_at) answers with its owner, a
+//!   [`Player`].
 //! - The outcome reasons are "captured both checkers" and "no legal move"
 //!   (the side to move loses in both cases). A checker with no empty square
 //!   next to it along a rank or file has no move at all, capture included.
@@ -46,6 +53,7 @@
 //!   reflection happens, then the captured square).
 //!
 //! Square letters are read in either case; moves print in lower case.
+//! [`Game::NOTATION`] says the same in one line.
 //!
 //! # Position text
 //! The ranks from 8 down to 1 separated by `/`, each from the a-file to the
@@ -57,11 +65,18 @@
 //! # Perfect play
 //! [`Tablebase`] holds the value of every legal position (the rules allow no
 //! more than two checkers a side, so nothing falls outside it), solved by
-//! retrograde analysis in about a second (release build) and kept in memory;
-//! with the `cache` feature it is also read from and written to a file
-//! (`Tablebase::load_or_build`), checked on load and rebuilt when missing,
-//! damaged or stale. [`Evaluate::probe`] answers
-//! from it for every position, so the engines play perfectly.
+//! retrograde analysis in about a second (release build). It is a plain
+//! value that the engine owns: the engine builds it ([`Tablebase::build`])
+//! or, with the `cache` feature, reads it from a file (`Tablebase::load`,
+//! checked on load), and passes it to search as its [`EndgameTable`], whose
+//! `probe` answers for every position, so the engine plays perfectly.
+//! Nothing is built, kept or written behind the caller's back: the crate has
+//! no global table and no cache file of its own, and [`Evaluate`] is the
+//! heuristic evaluation only. Writing the file is an explicit step
+//! (`Tablebase::save`, or `Tablebase::load_or_build`, which rebuilds and
+//! rewrites a missing, damaged or stale file: what the `igroteka solve`
+//! command calls); an engine should only `load`, and fall back to `build` in
+//! memory without writing.
 //!
 //! Values are for the side to move, distances in plies:
 //! - **win N** (odd): the side to move ends the game with its move N plies
@@ -77,20 +92,22 @@
 //!
 //! # Example
 //! ```
-//! use otrazhenie::{Evaluate, Game, Position};
+//! // Not the prelude here: its `DynGame` has a `perft` method too.
+//! use otrazhenie::{Evaluate, Game, Player, Position, Variant};
 //!
-//! let mut pos = Position::default_start();
+//! let mut pos = Position::default();
 //! assert_eq!(pos.to_string(), "B6B/8/8/8/8/8/8/W6W w");
 //! assert_eq!(pos.legal_moves().len(), 24);
 //! assert_eq!(pos.perft(3), 12_836);
 //! pos.play_text("a1-a4")?;
 //! assert_eq!(pos.to_string(), "B6B/8/8/8/W7/8/8/7W b");
+//! assert_eq!(pos.piece_at("a4".parse()?), Some(Player::First));
 //!
 //! // A capture by reflection off the h-file.
-//! let mut pos = Position::from_text("8/8/8/3B4/8/8/8/W6B w", "standard")?;
+//! let mut pos: Position = "8/8/8/3B4/8/8/8/W6B w".parse()?;
 //! pos.play_text("a1-g1xd4").unwrap_err(); // g1 is not at the edge
 //! pos.play_text("a1-h1xd5").unwrap_err(); // h1 holds a Black checker
-//! let mut pos = Position::from_text("7B/8/8/3B4/8/8/8/W7 w", "standard")?;
+//! let mut pos = Position::from_text("7B/8/8/3B4/8/8/8/W7 w", Variant::Standard)?;
 //! pos.play_text("a1-h1xd5")?;
 //! assert_eq!(pos.to_string(), "7B/8/8/3W4/8/8/8/8 b");
 //! // Black recaptures over a8 (capturing White's last checker would win).
@@ -112,13 +129,28 @@ mod view;
 
 #[cfg(feature = "cache")]
 pub use cache::{CacheError, CacheUse};
-pub use moves::Move;
-pub use position::{Position, START_TEXT};
+pub use moves::{Move, MoveText};
+pub use position::{Position, START_TEXT, Variant};
 pub use solve::Tablebase;
 pub use square::Square;
 pub use text::Setup;
 
+/// The core crate itself, for what the prelude leaves out (`DynGame`,
+/// `GameRecord`, the view types, the testkit).
+pub use board_core;
 pub use board_core::prelude::*;
+
+/// Everything a user of the game needs, in one import:
+/// `use otrazhenie::prelude::*;` brings board-core's prelude (the traits
+/// with their methods, the shared types and errors) and the game's own
+/// types, the perfect-play [`Tablebase`] among them.
+pub mod prelude {
+    pub use board_core::prelude::*;
+
+    #[cfg(feature = "cache")]
+    pub use crate::{CacheError, CacheUse};
+    pub use crate::{Move, MoveText, Position, START_TEXT, Setup, Square, Tablebase, Variant};
+}
 
 /// The README's example, compiled and run as a doctest.
 #[cfg(doctest)]

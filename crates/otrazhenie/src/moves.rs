@@ -14,13 +14,13 @@ use crate::Square;
 /// [`Game::resolve_move`](board_core::Game::resolve_move)).
 ///
 /// ```
-/// use otrazhenie::{Move, Square};
+/// use otrazhenie::prelude::*;
 /// let mv: Move = "a1-h1xd5".parse()?;
-/// assert_eq!(mv.from(), Square::parse("a1").unwrap());
-/// assert_eq!(mv.to(), Square::parse("d5").unwrap());
+/// assert_eq!(mv.from(), "a1".parse::<Square>()?);
+/// assert_eq!(mv.to(), "d5".parse::<Square>()?);
 /// assert!(mv.is_capture());
 /// assert_eq!(mv.to_string(), "a1-h1xd5");
-/// # Ok::<(), board_core::MoveSyntaxError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
@@ -42,6 +42,11 @@ pub enum Move {
         target: Square,
     },
 }
+
+/// A move as read from text ([`Game::MoveText`](board_core::Game::MoveText)):
+/// the move itself, since its notation names every square of it. Whether it
+/// is legal is decided by [`Game::resolve_move`](board_core::Game::resolve_move).
+pub type MoveText = Move;
 
 impl Move {
     /// The square the checker leaves.
@@ -81,7 +86,7 @@ impl FromStr for Move {
     fn from_str(text: &str) -> Result<Move, MoveSyntaxError> {
         let error = |reason: String| MoveSyntaxError::new(text, reason);
         let square = |name: &str| {
-            Square::parse(name).ok_or_else(|| {
+            name.parse::<Square>().map_err(|_| {
                 if name.is_empty() {
                     error("a square name is missing (expected a1-a5 or a1-h1xd5)".to_owned())
                 } else {

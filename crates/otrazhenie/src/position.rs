@@ -1,12 +1,20 @@
 //! The position and its `Game` implementation.
 
 use board_core::{
-    ByPlayer, Game, IllegalMoveError, Outcome, Player, PositionError, UnknownVariant, zobrist_keys,
+    ByPlayer, Cell, Game, IllegalMoveError, Outcome, Player, PositionError, zobrist_keys,
 };
 
-use crate::rules::{Collect, Tally, Visit, has_move, walk_moves, why_illegal};
+use crate::rules::{Captures, Collect, Tally, Visit, has_move, walk_moves, why_illegal};
 use crate::square::squares;
-use crate::{Move, Setup, Square};
+use crate::{Move, MoveText, Setup, Square};
+
+board_core::variants! {
+    /// The variants of Otrazhenie: there is one.
+    pub enum Variant for "otrazhenie" {
+        /// The 8x8 game, two checkers a side.
+        Standard = "standard",
+    }
+}
 
 /// Zobrist keys: 64 per player, then one for Black to move.
 const KEY_TABLE: [u64; 129] = zobrist_keys(0x07_4A_2E_E1);
@@ -23,9 +31,10 @@ pub const START_TEXT: &str = "B6B/8/8/8/8/8/8/W6W w";
 /// An Otrazhenie position: where the checkers stand and who moves.
 ///
 /// Small and `Copy` (two bitboards, the side to move and the incrementally
-/// kept Zobrist hash). Built by [`Game::start`], [`Game::from_text`] or
-/// [`Game::from_setup`], so it always holds at most two checkers a side and
-/// the player who moved last still has a checker.
+/// kept Zobrist hash). Built by [`Position::default`], [`Game::start`],
+/// `text.parse()`, [`Game::from_text`] or [`Game::from_setup`], so it always
+/// holds at most two checkers a side and the player who moved last still has
+/// a checker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     /// The checkers of each player, indexed by [`Player::index`].
@@ -35,11 +44,6 @@ pub struct Position {
 }
 
 impl Position {
-    /// The checker on `sq`, if any, by owner.
-    pub fn piece_at(&self, sq: Square) -> Option<Player> {
-        Player::BOTH.into_iter().find(|&p| self.checkers[p.index()] & sq.bit() != 0)
-    }
-
     /// The squares of `player`'s checkers, a1 first.
     pub fn checkers(&self, player: Player) -> impl Iterator<Item = Square> + use<> {
         squares(self.checkers[player.index()])
@@ -48,15 +52,6 @@ impl Position {
     /// How many checkers `player` has left (0 to 2).
     pub const fn checker_count(&self, player: Player) -> u32 {
         self.checkers[player.index()].count_ones()
-    }
-
-    /// The unvalidated setup of this position (what the position text shows).
-    pub fn setup(&self) -> Setup {
-        let mut board = [None; 64];
-        for (index, square) in board.iter_mut().enumerate() {
-            *square = Square::from_index(index as u8).and_then(|sq| self.piece_at(sq));
-        }
-        Setup { board, side_to_move: self.side }
     }
 
     /// Calls `visit` with every legal move, in generation order, without
@@ -98,32 +93,36 @@ impl Position {
     }
 }
 
+board_core::default_variant!(Position);
+
 impl Game for Position {
     type Move = Move;
-    type MoveText = Move;
+    type MoveText = MoveText;
     type Setup = Setup;
+    type Variant = Variant;
+    type Cell = Square;
+    type Piece = Player;
 
     const NAME: &'static str = "otrazhenie";
-    const VARIANTS: &'static [&'static str] = &["standard"];
     const PLAYER_NAMES: ByPlayer<&'static str> = ByPlayer::new("White", "Black");
     /// 200 plies (100 moves a side); a game stopped there is adjudicated a
     /// draw (the provided [`Game::adjudicate`]), as the rules define no draw.
     const DEFAULT_MAX_PLIES: u32 = 200;
+    const NOTATION: &'static str =
+        "quiet move from-to: a1-a5; capture from-edge square x captured square: a1-h1xd5";
 
-    fn start(variant: &str) -> Result<Self, UnknownVariant> {
-        Self::variant_named(variant)?;
+    fn start(variant: Variant) -> Self {
         let setup: Setup = match START_TEXT.parse() {
             Ok(setup) => setup,
             Err(e) => unreachable!("the start text is valid: {e}"),
         };
         match Self::from_setup(setup, variant) {
-            Ok(pos) => Ok(pos),
+            Ok(pos) => pos,
             Err(e) => unreachable!("the start position is valid: {e}"),
         }
     }
 
-    fn from_setup(setup: Setup, variant: &str) -> Result<Self, PositionError> {
-        Self::variant_named(variant)?;
+    fn from_setup(setup: Setup, _variant: Variant) -> Result<Self, PositionError> {
         let mut checkers = [0u64; 2];
         for (index, owner) in setup.board.iter().enumerate() {
             if let Some(player) = owner {
@@ -153,17 +152,49 @@ impl Game for Position {
         Ok(pos)
     }
 
-    fn variant(&self) -> &'static str {
-        Self::VARIANTS[0]
+    /// The unvalidated setup of this position (what the position text shows).
+    fn to_setup(&self) -> Setup {
+        let mut board = [None; 64];
+        for (square, sq) in board.iter_mut().zip(Square::all()) {
+            *square = self.piece_at(sq);
+        }
+        Setup { board, side_to_move: self.side }
+    }
+
+    fn variant(&self) -> Variant {
+        Variant::Standard
     }
 
     fn side_to_move(&self) -> Player {
         self.side
     }
 
+    /// The owner of the checker on `sq`, if any.
+    fn piece_at(&self, sq: Square) -> Option<Player> {
+        Player::BOTH.into_iter().find(|&p| self.checkers[p.index()] & sq.bit() != 0)
+    }
+
     fn generate_moves(&self, moves: &mut Vec<Move>) {
         let (own, enemy) = self.sides();
         walk_moves(own, enemy, &mut Collect(moves));
+    }
+
+    /// Captures.
+    fn is_tactical(&self, mv: Move) -> bool {
+        mv.is_capture()
+    }
+
+    /// The captures, found by the move walk without listing the quiet moves.
+    fn generate_tactical(&self, moves: &mut Vec<Move>) {
+        let (own, enemy) = self.sides();
+        walk_moves(own, enemy, &mut Captures(moves));
+    }
+
+    const MOVE_INDEX_BOUND: usize = 64 * 64;
+
+    /// From and to squares.
+    fn move_index(&self, mv: Move) -> usize {
+        mv.from().index() * 64 + mv.to().index()
     }
 
     fn play_unchecked(&mut self, mv: Move) {
@@ -200,7 +231,7 @@ impl Game for Position {
         self.compute_hash()
     }
 
-    fn resolve_move(&self, text: &Move) -> Result<Move, IllegalMoveError> {
+    fn resolve_move(&self, text: &MoveText) -> Result<Move, IllegalMoveError> {
         let mv = *text;
         if self.is_over() {
             return Err(IllegalMoveError::GameOver { text: mv.to_string() });

@@ -61,6 +61,16 @@ impl MoveSink for Collect<'_> {
     }
 }
 
+/// Appends the captures to a vector, skipping the quiet moves.
+pub(crate) struct Captures<'a>(pub(crate) &'a mut Vec<Move>);
+
+impl MoveSink for Captures<'_> {
+    fn quiet(&mut self, _from: Square, _destinations: u64) {}
+    fn capture(&mut self, from: Square, edge: Square, target: Square) {
+        self.0.push(Move::Capture { from, edge, target });
+    }
+}
+
 /// Calls a closure with each move.
 pub(crate) struct Visit<F>(pub(crate) F);
 

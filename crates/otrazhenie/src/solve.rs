@@ -22,9 +22,7 @@
 //! parents of a settled position are found by moving one of the opponent's
 //! checkers back like a rook. What never settles is a draw.
 
-use std::sync::OnceLock;
-
-use board_core::{Game, Proven};
+use board_core::{EndgameTable, Game, Proven};
 
 use crate::rules::{MoveSink, walk_moves};
 use crate::square::{rook_reach, squares};
@@ -117,15 +115,20 @@ const GROUPS: [&[usize]; 3] = [&[0], &[1, 2], &[3]];
 
 /// The value of every Otrazhenie position at perfect play.
 ///
-/// ```
-/// use board_core::{Game, Proven};
-/// use otrazhenie::{Position, Tablebase};
+/// A plain value: whoever needs it builds it ([`Tablebase::build`]) or, with
+/// the `cache` feature, reads it from a file, and owns it; an engine hands it
+/// to search as its [`EndgameTable`], whose [`probe`](EndgameTable::probe)
+/// answers `Some` for every position. [`value`](Tablebase::value) gives the
+/// same without the `Option`.
 ///
-/// let table = Tablebase::global(); // built on first use (about a second in release)
-/// let pos = Position::from_text("8/8/8/3B4/8/8/8/W7 w", "standard")?;
-/// assert_eq!(table.probe(&pos), Proven::Win(1)); // a1-h1xd5 takes the last checker
-/// assert_eq!(table.probe(&Position::default_start()), Proven::Draw);
-/// # Ok::<(), board_core::PositionError>(())
+/// ```
+/// use otrazhenie::prelude::*;
+///
+/// let table = Tablebase::build(); // about a second in release
+/// let pos: Position = "8/8/8/3B4/8/8/8/W7 w".parse()?;
+/// assert_eq!(table.value(&pos), Proven::Win(1)); // a1-h1xd5 takes the last checker
+/// assert_eq!(table.probe(&Position::default()), Some(Proven::Draw));
+/// # Ok::<(), PositionError>(())
 /// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct Tablebase {
@@ -139,8 +142,6 @@ impl std::fmt::Debug for Tablebase {
         f.debug_struct("Tablebase").field("entries", &sizes).finish()
     }
 }
-
-static GLOBAL: OnceLock<Tablebase> = OnceLock::new();
 
 impl Tablebase {
     /// Solves every position (about a second in a release build, about ten
@@ -159,21 +160,10 @@ impl Tablebase {
         table
     }
 
-    /// The table every [`Position::probe`](board_core::Evaluate::probe) uses,
-    /// built on the first call (or read from the cache file set with
-    /// `Tablebase::set_cache_file`, feature `cache`).
-    pub fn global() -> &'static Tablebase {
-        GLOBAL.get_or_init(|| {
-            #[cfg(feature = "cache")]
-            if let Some(path) = crate::cache::CACHE_FILE.get() {
-                return Tablebase::load_or_build(path).0;
-            }
-            Tablebase::build()
-        })
-    }
-
-    /// The value of `pos` for the side to move.
-    pub fn probe(&self, pos: &Position) -> Proven {
+    /// The value of `pos` for the side to move (what
+    /// [`EndgameTable::probe`] answers, without the `Option`: every position
+    /// is in the table).
+    pub fn value(&self, pos: &Position) -> Proven {
         let (own, enemy) = pos.sides();
         self.entry(own, enemy)
     }
@@ -204,7 +194,7 @@ impl Tablebase {
     /// a draw if a child is drawn, or a loss one ply beyond the farthest won
     /// child. Used to spot-check a table read from a file, and by the tests.
     pub fn agrees_with_children(&self, pos: &Position) -> bool {
-        let value = self.probe(pos);
+        let value = self.value(pos);
         if pos.is_over() {
             return value == Proven::Loss(0);
         }
@@ -212,7 +202,7 @@ impl Tablebase {
         pos.for_each_move(|mv| {
             let mut child = *pos;
             child.play_unchecked(mv);
-            best = best.max(Some(self.probe(&child).one_ply_back()));
+            best = best.max(Some(self.value(&child).one_ply_back()));
         });
         best == Some(value)
     }
@@ -332,6 +322,13 @@ impl Tablebase {
         }
         let slot = Slot::of(own, enemy);
         decode(self.classes[slot.class][slot.index])
+    }
+}
+
+/// Every position is in the table: `probe` never answers `None`.
+impl EndgameTable<Position> for Tablebase {
+    fn probe(&self, pos: &Position) -> Option<Proven> {
+        Some(self.value(pos))
     }
 }
 

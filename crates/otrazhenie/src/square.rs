@@ -2,10 +2,28 @@
 //! walks with bitboards (bit `8 * rank + file`, so a1 is bit 0 and h8 bit 63).
 
 use std::fmt;
+use std::str::FromStr;
 
 use board_core::coords::{parse_square, square_name};
+use board_core::{Cell, CellError};
 
 /// One of the 64 squares, a1 to h8.
+///
+/// A [`Cell`]: names like `d5` print in lower case and read in either case
+/// (`"D5".parse::<Square>()`); the [index](Cell::index) is the bitboard bit,
+/// `8 * rank + file` (zero-based: a1 = 0, h1 = 7, a2 = 8, h8 = 63), below
+/// [`INDEX_BOUND`](Cell::INDEX_BOUND) = 64, with no holes.
+///
+/// ```
+/// use otrazhenie::prelude::*;
+///
+/// let c5: Square = "C5".parse()?;
+/// assert_eq!((c5.file(), c5.rank(), c5.index()), (2, 4, 34));
+/// assert_eq!(Square::from_index(34), Some(c5));
+/// assert_eq!(c5.to_string(), "c5");
+/// assert!("i1".parse::<Square>().is_err());
+/// # Ok::<(), CellError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Square(u8);
 
@@ -21,18 +39,14 @@ impl Square {
         if file < 8 && rank < 8 { Some(Square(rank * 8 + file)) } else { None }
     }
 
-    /// The square with bit index `index` (`8 * rank + file`), if below 64.
-    pub const fn from_index(index: u8) -> Option<Square> {
+    /// The square with bit index `index` (`8 * rank + file`), if below 64:
+    /// [`Cell::from_index`] for const code.
+    pub(crate) const fn at_index(index: u8) -> Option<Square> {
         if index < 64 { Some(Square(index)) } else { None }
     }
 
-    /// Reads a name like `d5` (file letter case-insensitive).
-    pub fn parse(name: &str) -> Option<Square> {
-        parse_square(name, 8, 8).and_then(|(file, rank)| Square::new(file, rank))
-    }
-
-    /// The bit index, `8 * rank + file`.
-    pub const fn index(self) -> usize {
+    /// The bit index, `8 * rank + file`: [`Cell::index`] for const code.
+    pub(crate) const fn bit_index(self) -> usize {
         self.0 as usize
     }
 
@@ -73,6 +87,29 @@ impl Square {
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         square_name(self.file(), self.rank()).fmt(f)
+    }
+}
+
+impl FromStr for Square {
+    type Err = CellError;
+
+    /// Reads a name like `d5` (the file letter in either case).
+    fn from_str(name: &str) -> Result<Square, CellError> {
+        parse_square(name, 8, 8)
+            .and_then(|(file, rank)| Square::new(file, rank))
+            .ok_or_else(|| CellError::new(name, "not a square (files a-h, ranks 1-8)"))
+    }
+}
+
+impl Cell for Square {
+    const INDEX_BOUND: usize = 64;
+
+    fn index(self) -> usize {
+        self.bit_index()
+    }
+
+    fn from_index(index: usize) -> Option<Square> {
+        u8::try_from(index).ok().and_then(Square::at_index)
     }
 }
 
@@ -183,7 +220,7 @@ const fn build_rays() -> [[u64; 8]; 64] {
         while d < 8 {
             let dir = Direction::ALL[d];
             let mut bits = 0;
-            let mut at = Square::from_index(index as u8);
+            let mut at = Square::at_index(index as u8);
             while let Some(sq) = at {
                 at = sq.step(dir);
                 if let Some(next) = at {
@@ -200,7 +237,7 @@ const fn build_rays() -> [[u64; 8]; 64] {
 
 /// The squares from `sq` (exclusive) to the edge in `dir`.
 pub(crate) fn ray(sq: Square, dir: Direction) -> u64 {
-    RAYS[sq.index()][dir as usize]
+    RAYS[sq.bit_index()][dir as usize]
 }
 
 /// The nearest square of the non-empty `bits` seen from the start of a ray in `dir`.

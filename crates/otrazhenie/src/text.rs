@@ -17,7 +17,7 @@ use crate::{Position, Square};
 /// then a space and the side to move, `w` or `b`.
 ///
 /// ```
-/// use otrazhenie::Setup;
+/// use otrazhenie::prelude::*;
 /// let setup: Setup = "B6B/8/8/8/8/8/8/W6W w".parse()?;
 /// assert_eq!(setup.to_string(), "B6B/8/8/8/8/8/8/W6W w");
 /// assert!("B6B/8/8/8/8/8/8/W6W x".parse::<Setup>().is_err());
@@ -25,7 +25,8 @@ use crate::{Position, Square};
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Setup {
-    /// The owner of the checker on each square, indexed by [`Square::index`]
+    /// The owner of the checker on each square, indexed by
+    /// [`Cell::index`](board_core::Cell::index)
     /// (a1 = 0, b1 = 1, ..., h8 = 63).
     pub board: [Option<Player>; 64],
     /// The player to move.
@@ -64,7 +65,7 @@ impl FromStr for Setup {
 
 impl fmt::Display for Setup {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let owner = |file, rank| Square::new(file, rank).and_then(|sq| self.board[sq.index()]);
+        let owner = |file, rank| Square::new(file, rank).and_then(|sq| self.board[sq.bit_index()]);
         write!(f, "{}", placement(8, 8, owner))?;
         f.write_str(if self.side_to_move == Player::First { " w" } else { " b" })
     }
@@ -81,7 +82,7 @@ const fn piece_letter(player: Player) -> &'static str {
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !f.alternate() {
-            return self.setup().fmt(f);
+            return self.to_setup().fmt(f);
         }
         for rank in (0..8).rev() {
             write!(f, "{} ", rank + 1)?;

@@ -3,8 +3,15 @@
 #![cfg(feature = "cache")]
 
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use otrazhenie::{CacheError, CacheUse, Tablebase};
+
+/// The table, built once for this test binary and shared by its tests.
+fn table() -> &'static Tablebase {
+    static TABLE: OnceLock<Tablebase> = OnceLock::new();
+    TABLE.get_or_init(Tablebase::build)
+}
 
 fn temp_file(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("otrazhenie-cache-{}", std::process::id()));
@@ -20,7 +27,7 @@ fn a_saved_table_loads_back_equal() {
         matches!(how, CacheUse::Built { reason: CacheError::Io(..), saved: Ok(()) }),
         "{how:?}"
     );
-    assert_eq!(&built, Tablebase::global());
+    assert_eq!(&built, table());
     let (loaded, how) = Tablebase::load_or_build(&path);
     assert!(matches!(how, CacheUse::Loaded), "{how:?}");
     assert_eq!(loaded, built);
@@ -37,7 +44,7 @@ fn refused(
     check: fn(&CacheError) -> bool,
 ) -> PathBuf {
     let path = temp_file(name);
-    Tablebase::global().save(&path).expect("saved");
+    table().save(&path).expect("saved");
     let mut bytes = std::fs::read(&path).expect("read");
     spoil(&mut bytes);
     std::fs::write(&path, &bytes).expect("spoilt");
@@ -61,12 +68,12 @@ fn a_flipped_byte_fails_the_checksum_and_the_file_is_rebuilt() {
         },
         |e| matches!(e, CacheError::Damaged(..)),
     );
-    let (table, how) = Tablebase::load_or_build(&path);
+    let (rebuilt, how) = Tablebase::load_or_build(&path);
     assert!(
         matches!(how, CacheUse::Built { reason: CacheError::Damaged(..), saved: Ok(()) }),
         "{how:?}"
     );
-    assert_eq!(&table, Tablebase::global());
+    assert_eq!(&rebuilt, table());
     assert!(Tablebase::load(&path).is_ok(), "rewritten");
 }
 

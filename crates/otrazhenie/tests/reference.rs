@@ -181,7 +181,7 @@ fn random_text(rng: &mut Rng) -> String {
 }
 
 fn compare(text: &str) -> usize {
-    let fast = match Position::from_text(text, "standard") {
+    let fast = match text.parse::<Position>() {
         Ok(pos) => pos,
         Err(e) => panic!("{text}: {e}"),
     };
@@ -198,6 +198,12 @@ fn compare(text: &str) -> usize {
         })
         .collect();
     assert_eq!(got, expected, "move sets differ in {text}");
+    let mut captures = Vec::new();
+    fast.generate_tactical(&mut captures);
+    let captures: BTreeSet<String> = captures.iter().map(ToString::to_string).collect();
+    let expected_captures: BTreeSet<String> =
+        expected.iter().map(|(mv, _)| mv.clone()).filter(|mv| mv.contains('x')).collect();
+    assert_eq!(captures, expected_captures, "captures differ in {text}");
     assert_eq!(fast.move_count() as usize, expected.len(), "move_count in {text}");
     assert_eq!(fast.is_over(), expected.is_empty(), "game over disagrees in {text}");
     expected.len()
@@ -218,7 +224,7 @@ fn fast_generator_agrees_with_reference_along_random_games() {
     let mut rng = Rng::new(42);
     let mut captures = 0;
     for _ in 0..40 {
-        let mut pos = Position::default_start();
+        let mut pos = Position::default();
         for _ in 0..Position::DEFAULT_MAX_PLIES {
             compare(&pos.to_string());
             let moves = pos.legal_moves();
@@ -233,7 +239,7 @@ fn fast_generator_agrees_with_reference_along_random_games() {
 #[test]
 fn reference_perft_matches_from_the_start() {
     let start = RefBoard::parse(otrazhenie::START_TEXT);
-    let fast = Position::default_start();
+    let fast = Position::default();
     for depth in 1..=4 {
         assert_eq!(fast.perft(depth), start.perft(depth), "perft({depth})");
     }

@@ -5,7 +5,7 @@ use board_core::{Game, Outcome, Player};
 use otrazhenie::{Position, START_TEXT};
 
 fn pos(text: &str) -> Position {
-    Position::from_text(text, "standard").unwrap_or_else(|e| panic!("{text}: {e}"))
+    text.parse::<Position>().unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 fn moves(text: &str) -> Vec<String> {
@@ -35,7 +35,7 @@ fn illegal(text: &str, mv: &str) -> String {
 
 #[test]
 fn start_position_two_checkers_each_white_first() {
-    let start = Position::default_start();
+    let start = Position::default();
     assert_eq!(start.to_string(), START_TEXT);
     assert_eq!(start.to_string(), "B6B/8/8/8/8/8/8/W6W w");
     assert_eq!(start.side_to_move(), Player::First);
@@ -50,7 +50,7 @@ fn start_position_two_checkers_each_white_first() {
 
 #[test]
 fn no_first_move_of_white_allows_a_capture_in_reply() {
-    let start = Position::default_start();
+    let start = Position::default();
     for mv in start.legal_moves() {
         let mut reply = start;
         reply.play_unchecked(mv);
@@ -184,7 +184,7 @@ fn a_player_with_no_legal_move_loses() {
 #[test]
 fn capped_games_are_drawn_after_200_plies() {
     assert_eq!(Position::DEFAULT_MAX_PLIES, 200);
-    assert_eq!(Position::default_start().adjudicate().winner, None);
+    assert_eq!(Position::default().adjudicate().winner, None);
 }
 
 #[test]

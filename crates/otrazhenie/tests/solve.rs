@@ -2,11 +2,19 @@
 //! force search of the rules for short results, and against itself: every
 //! value is the best over the position's moves.
 
-use board_core::{Evaluate, Game, Player, Proven, Rng};
-use otrazhenie::{Position, Setup, Tablebase};
+use std::sync::OnceLock;
+
+use board_core::{EndgameTable, Game, Player, Proven, Rng};
+use otrazhenie::{Position, Setup, Tablebase, Variant};
+
+/// The table, built once for this test binary and shared by its tests.
+fn table() -> &'static Tablebase {
+    static TABLE: OnceLock<Tablebase> = OnceLock::new();
+    TABLE.get_or_init(Tablebase::build)
+}
 
 fn pos(text: &str) -> Position {
-    Position::from_text(text, "standard").unwrap_or_else(|e| panic!("{text}: {e}"))
+    text.parse::<Position>().unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 fn children(pos: &Position) -> Vec<(String, Position)> {
@@ -35,20 +43,23 @@ fn loses_within(pos: &Position, plies: u32) -> bool {
 }
 
 fn value(text: &str) -> Proven {
-    Tablebase::global().probe(&pos(text))
+    table().value(&pos(text))
 }
 
 #[test]
 fn terminal_positions_are_lost_now() {
     // White's last checker is gone.
     let none_left = pos("8/8/8/8/8/8/8/B7 w");
-    assert_eq!(Tablebase::global().probe(&none_left), Proven::Loss(0));
+    assert_eq!(table().value(&none_left), Proven::Loss(0));
     assert!(none_left.is_over());
     // White's lone checker on a1 is walled in by b1 and a2: no move at all.
     let walled = pos("8/8/8/8/8/8/B7/WB6 w");
     assert_eq!(walled.outcome().map(|o| o.winner), Some(Some(Player::Second)));
-    assert_eq!(Tablebase::global().probe(&walled), Proven::Loss(0));
-    assert_eq!(walled.probe(), Some(Proven::Loss(0)));
+    assert_eq!(table().value(&walled), Proven::Loss(0));
+    // What search sees through the endgame-table trait: the same, never `None`.
+    let endgame: &dyn EndgameTable<Position> = table();
+    assert_eq!(endgame.probe(&walled), Some(Proven::Loss(0)));
+    assert_eq!(endgame.probe(&none_left), Some(Proven::Loss(0)));
 }
 
 #[test]
@@ -71,7 +82,7 @@ fn a_lone_checker_next_to_two_enemies_loses_in_2() {
     let moves: Vec<String> = children(&pos(text)).into_iter().map(|(mv, _)| mv).collect();
     assert_eq!(moves.len(), 4, "{moves:?}");
     for (mv, child) in children(&pos(text)) {
-        assert_eq!(Tablebase::global().probe(&child), Proven::Win(1), "after {mv}");
+        assert_eq!(table().value(&child), Proven::Win(1), "after {mv}");
     }
     assert_eq!(value(text), Proven::Loss(2));
     assert!(loses_within(&pos(text), 2) && !loses_within(&pos(text), 0));
@@ -97,7 +108,7 @@ fn a_quiet_move_that_leaves_no_defence_is_a_win_in_3() {
 fn the_start_is_a_draw() {
     assert_eq!(value(otrazhenie::START_TEXT), Proven::Draw);
     // Nothing is forced within five plies either way.
-    let start = Position::default_start();
+    let start = Position::default();
     assert!(!wins_within(&start, 5) && !loses_within(&start, 4));
     // Two lone checkers far apart: a draw as well.
     assert_eq!(value("8/8/8/8/4B3/8/3W4/8 w"), Proven::Draw);
@@ -120,7 +131,7 @@ fn random_position(rng: &mut Rng) -> Position {
                 placed += 1;
             }
         }
-        if let Ok(pos) = Position::from_setup(Setup { board, side_to_move }, "standard") {
+        if let Ok(pos) = Position::from_setup(Setup { board, side_to_move }, Variant::Standard) {
             return pos;
         }
     }
@@ -128,13 +139,13 @@ fn random_position(rng: &mut Rng) -> Position {
 
 #[test]
 fn every_value_is_the_best_over_the_moves_and_ends_match_the_rules() {
-    let table = Tablebase::global();
+    let table = table();
     let mut rng = Rng::new(14);
     let mut seen = [0; 3];
     for _ in 0..50_000 {
         let pos = random_position(&mut rng);
-        assert!(table.agrees_with_children(&pos), "{pos}: {:?}", table.probe(&pos));
-        let value = table.probe(&pos);
+        assert!(table.agrees_with_children(&pos), "{pos}: {:?}", table.value(&pos));
+        let value = table.value(&pos);
         assert_eq!(pos.is_over(), value == Proven::Loss(0), "{pos}");
         seen[match value {
             Proven::Win(_) => 0,
@@ -159,11 +170,11 @@ const STRIDE: u64 = if cfg!(debug_assertions) { 16 } else { 1 };
 /// a finished position, and a draw with a won child would not agree.
 #[test]
 fn the_whole_table_agrees_with_its_children() {
-    let table = Tablebase::global();
+    let table = table();
     let mut checked = 0u64;
     for_every_position(|pos| {
         if checked.is_multiple_of(STRIDE) {
-            assert!(table.agrees_with_children(pos), "{pos}: {:?}", table.probe(pos));
+            assert!(table.agrees_with_children(pos), "{pos}: {:?}", table.value(pos));
         }
         checked += 1;
     });
@@ -187,7 +198,7 @@ fn for_every_position(mut visit: impl FnMut(&Position)) {
             white.iter().for_each(|&sq| board[sq] = Some(Player::First));
             black.iter().for_each(|&sq| board[sq] = Some(Player::Second));
             let setup = Setup { board, side_to_move: Player::First };
-            match Position::from_setup(setup, "standard") {
+            match Position::from_setup(setup, Variant::Standard) {
                 Ok(pos) => visit(&pos),
                 Err(e) => panic!("{e}"),
             }

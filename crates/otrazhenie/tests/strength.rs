@@ -65,7 +65,7 @@ fn match_up(engine: (u32, Eval), opponent: Option<(u32, Eval)>) -> (u32, u32) {
     for game in 0..20u64 {
         let mut rng = Rng::new(1000 + game);
         let engine_side = if game % 2 == 0 { Player::First } else { Player::Second };
-        let mut pos = Position::default_start();
+        let mut pos = Position::default();
         for _ in 0..Position::DEFAULT_MAX_PLIES {
             if pos.is_over() {
                 break;
@@ -99,7 +99,7 @@ fn positional_terms_beat_material_alone() {
 }
 
 fn eval(text: &str) -> i32 {
-    Position::from_text(text, "standard").expect("valid").evaluate()
+    text.parse::<Position>().expect("valid").evaluate()
 }
 
 #[test]
@@ -124,11 +124,11 @@ fn evaluation_sees_material_captures_threats_and_traps() {
 
 #[test]
 fn captures_are_tried_first() {
-    let pos = Position::from_text("7B/8/8/3B4/8/8/8/W7 w", "standard").expect("valid");
+    let pos = "7B/8/8/3B4/8/8/8/W7 w".parse::<Position>().expect("valid");
     let mut moves = pos.legal_moves();
     moves.sort_by_key(|&mv| -pos.move_priority(mv));
     assert!(moves[0].is_capture() && moves[1].is_capture() && !moves[2].is_capture());
-    let last = Position::from_text("8/8/8/3B4/8/8/8/W7 w", "standard").expect("valid");
+    let last = "8/8/8/3B4/8/8/8/W7 w".parse::<Position>().expect("valid");
     let capture = last.parse_move("a1-h1xd5").expect("legal");
     let quiet = last.parse_move("a1-a2").expect("legal");
     assert!(last.move_priority(capture) > pos.move_priority(capture));

@@ -55,7 +55,7 @@ const DONE_KEY: i32 = i32::MIN;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pruning {
     /// Quiescence search: at the horizon, go on searching tactical moves
-    /// ([`Evaluate::is_tactical`]) for up to this many plies, after which the
+    /// ([`Game::is_tactical`](board_core::Game::is_tactical)) for up to this many plies, after which the
     /// evaluation counts (0: no quiescence). The side to move may stand on
     /// the evaluation instead of playing one, unless every legal move is
     /// tactical (a compulsory capture): then it must play one of them.
@@ -143,7 +143,7 @@ impl<G: Evaluate> AlphaBeta<G> {
     ) -> (Option<G::Move>, Info<G::Move>) {
         let helper_nodes = AtomicU64::new(0);
         let clock = Clock::new(limits, stop, NODE_BATCH);
-        let mut main = Thread::new(&self.table, self.pruning, clock, None);
+        let mut main = Thread::new(&self.table, self.pruning, clock, None, limits.plies_left);
         let mut root_moves = pos.legal_moves();
         let mut info = Info {
             depth: 0,
@@ -166,7 +166,8 @@ impl<G: Evaluate> AlphaBeta<G> {
                 moves.rotate_left(id % root_moves.len());
                 scope.spawn(move || {
                     let clock = Clock::new(Limits::default(), helpers_stop, NODE_BATCH);
-                    let mut helper = Thread::new(table, pruning, clock, Some(helper_nodes));
+                    let mut helper =
+                        Thread::new(table, pruning, clock, Some(helper_nodes), limits.plies_left);
                     // Odd helpers run a ply ahead of the main thread.
                     let first = 1 + u32::try_from(id % 2).unwrap_or(0);
                     helper.deepen(pos, &mut moves, first..=MAX_DEPTH, |_, _, _, _| true);
@@ -227,12 +228,14 @@ struct Thread<'a, G: Game> {
     pruning: Pruning,
     clock: Clock<'a>,
     plies: Vec<Ply<G::Move>>,
-    /// By side to move and [`Evaluate::move_index`]: how good quiet moves were.
+    /// By side to move and [`Game::move_index`](board_core::Game::move_index): how good quiet moves were.
     history: Vec<i32>,
     nodes: u64,
     /// A helper's running count for the main thread's reports.
     tally: Option<&'a AtomicU64>,
     seldepth: u32,
+    /// The ply (from the root) at which the game's ply cap ends the game.
+    cap: u32,
 }
 
 impl<'a, G: Evaluate> Thread<'a, G> {
@@ -241,8 +244,10 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         pruning: Pruning,
         clock: Clock<'a>,
         tally: Option<&'a AtomicU64>,
+        cap: Option<u32>,
     ) -> Self {
         Thread {
+            cap: cap.unwrap_or(u32::MAX),
             table,
             pruning,
             clock,
@@ -412,6 +417,9 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         if self.enter(ply) {
             return 0;
         }
+        if ply >= self.cap {
+            return capped_score(pos, ply);
+        }
         let level = ply as usize;
         let moves = self.take_moves(pos, ply);
         let value = if moves.is_empty() {
@@ -429,6 +437,9 @@ impl<'a, G: Evaluate> Thread<'a, G> {
     fn quiesce(&mut self, pos: &G, ply: u32, mut alpha: i32, beta: i32, qply: u32) -> i32 {
         if self.enter(ply) {
             return 0;
+        }
+        if ply >= self.cap {
+            return capped_score(pos, ply);
         }
         let level = ply as usize;
         let moves = self.take_moves(pos, ply);
@@ -634,13 +645,22 @@ fn evaluate<G: Evaluate>(pos: &G) -> i32 {
 /// The value of a finished position for the side to move, found `ply` plies
 /// from the root; `None` while the game goes on.
 fn terminal_score<G: Game>(pos: &G, ply: u32) -> Option<i32> {
-    let outcome: Outcome = pos.outcome()?;
+    pos.outcome().map(|outcome| end_score(pos, outcome, ply))
+}
+
+/// The value of a position at the game's ply cap: its result by the rules,
+/// or else the cap's adjudication, as final as a result by the rules.
+fn capped_score<G: Game>(pos: &G, ply: u32) -> i32 {
+    end_score(pos, pos.outcome().unwrap_or_else(|| pos.adjudicate()), ply)
+}
+
+fn end_score<G: Game>(pos: &G, outcome: Outcome, ply: u32) -> i32 {
     let distance = i32::try_from(ply).unwrap_or(i32::MAX);
-    Some(match outcome.winner {
+    match outcome.winner {
         None => 0,
         Some(w) if w == pos.side_to_move() => WIN - distance,
         Some(_) => -(WIN - distance),
-    })
+    }
 }
 
 fn to_score(value: i32) -> Score {

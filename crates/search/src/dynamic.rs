@@ -1,21 +1,23 @@
 //! Search behind the dynamic layer: pick a game and a player by name at run
 //! time, with moves as text.
 //!
-//! When the game has an endgame table ([`Evaluate::probe`] answers for the
-//! position and all its children), alpha-beta and MCTS play from it instead
-//! of searching: the fastest win, any drawing move, or the slowest loss,
-//! reported as `score win N`, `score cp 0` or `score loss N` with the exact
-//! distance in plies and the table's line as the principal variation.
+//! When the engine holds an endgame table of the game ([`DynTable`], given
+//! to [`Memory::set_endgame_table`]) that knows the position and all its
+//! children, alpha-beta and MCTS play from it instead of searching: the
+//! fastest win, any drawing move, or the slowest loss, reported as
+//! `score win N`, `score cp 0` or `score loss N` with the exact distance in
+//! plies and the table's line as the principal variation.
 
 use std::any::Any;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use board_core::{
-    ByPlayer, Describe, DynGame, Evaluate, Game, PositionError, Proven, Rng, UnknownVariant,
-    Valuation,
+    ByPlayer, Describe, DynGame, EndgameTable, Evaluate, Game, PositionError, Proven, Rng,
+    UnknownGame, UnknownVariant, Valuation, Variant,
 };
 
 use crate::{AlphaBeta, Info, Limits, Mcts, Score, random_move};
@@ -87,8 +89,8 @@ pub struct Think {
     pub hash_mb: usize,
     /// Threads for alpha-beta (Lazy SMP); 0 counts as 1.
     pub threads: usize,
-    /// Whether a position the game's table knows ([`Evaluate::probe`]) is
-    /// played from the table instead of searched (off for `bench`, which
+    /// Whether a position the endgame table knows (if [`Memory`] holds one)
+    /// is played from the table instead of searched (off for `bench`, which
     /// measures the search).
     pub use_table: bool,
 }
@@ -115,6 +117,41 @@ impl Default for Think {
 pub struct Memory {
     table: Option<(usize, Box<dyn Table>)>,
     tree: Option<Box<dyn Table>>,
+    endgame: Option<DynTable>,
+}
+
+/// An endgame table of some game ([`EndgameTable`]) behind the dynamic
+/// layer: a value an engine owns (builds or loads, when and where it likes)
+/// and puts into its [`Memory`]. Cheap to clone (shared).
+#[derive(Clone)]
+pub struct DynTable {
+    game: &'static str,
+    /// A `Box<dyn EndgameTable<G>>` of the game `G` named `game`.
+    table: Arc<dyn Any + Send + Sync>,
+}
+
+impl DynTable {
+    /// Wraps `table`, a table of game `G`.
+    pub fn new<G: Game>(table: impl EndgameTable<G> + 'static) -> Self {
+        let boxed: Box<dyn EndgameTable<G>> = Box::new(table);
+        DynTable { game: G::NAME, table: Arc::new(boxed) }
+    }
+
+    /// The name of the table's game.
+    pub fn game(&self) -> &'static str {
+        self.game
+    }
+
+    /// The table, if it is one of game `G`.
+    pub fn get<G: Game>(&self) -> Option<&dyn EndgameTable<G>> {
+        self.table.downcast_ref::<Box<dyn EndgameTable<G>>>().map(AsRef::as_ref)
+    }
+}
+
+impl fmt::Debug for DynTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DynTable").field("game", &self.game).finish_non_exhaustive()
+    }
 }
 
 /// Alpha-beta's table or MCTS's tree of some game, behind the dynamic layer.
@@ -150,6 +187,17 @@ impl<T: Forget> Table for T {
 }
 
 impl Memory {
+    /// Gives the searches an endgame table (or takes it away with `None`).
+    /// A table of another game than the one searched is not used.
+    pub fn set_endgame_table(&mut self, table: Option<DynTable>) {
+        self.endgame = table;
+    }
+
+    /// The endgame table the searches use, if any.
+    pub fn endgame_table(&self) -> Option<&DynTable> {
+        self.endgame.as_ref()
+    }
+
     /// Forgets what was learnt (a new game), keeping the table's memory so
     /// the next game needs no new allocation.
     pub fn clear(&mut self) {
@@ -201,7 +249,10 @@ impl Memory {
 
 impl fmt::Debug for Memory {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Memory").field("hash_mb", &self.table.as_ref().map(|(mb, _)| mb)).finish()
+        f.debug_struct("Memory")
+            .field("hash_mb", &self.table.as_ref().map(|(mb, _)| mb))
+            .field("endgame", &self.endgame)
+            .finish()
     }
 }
 
@@ -219,9 +270,8 @@ pub trait SearchGame: DynGame {
     ) -> (Option<String>, Info<String>);
 
     /// Makes sure `memory` holds an alpha-beta table of `hash_mb` for this
-    /// game, and that the game's endgame table (if it has one) is built, so
-    /// that the next search spends no time on either (engines call this on
-    /// `isready`).
+    /// game, so that the next search spends no time making it (engines call
+    /// this on `isready`).
     fn prepare(&self, memory: &mut Memory, hash_mb: usize);
 
     /// A boxed copy.
@@ -245,12 +295,12 @@ impl<G: Evaluate + Describe> SearchGame for G {
         on_info: &mut dyn FnMut(&Info<String>),
     ) -> (Option<String>, Info<String>) {
         let mut forward = |info: &Info<G::Move>| on_info(&info.map_moves(ToString::to_string));
-        let from_table = match think.engine {
-            EngineKind::Random => None,
-            EngineKind::AlphaBeta | EngineKind::Mcts if think.use_table => {
-                play_from_table(self, &mut forward)
+        let endgame = memory.endgame.as_ref().and_then(DynTable::get::<G>);
+        let from_table = match (think.engine, endgame) {
+            (EngineKind::AlphaBeta | EngineKind::Mcts, Some(table)) if think.use_table => {
+                play_from_table(self, table, &mut forward)
             }
-            EngineKind::AlphaBeta | EngineKind::Mcts => None,
+            _ => None,
         };
         let (best, info) = match (from_table, think.engine) {
             (Some((best, info)), _) => (Some(best), info),
@@ -281,8 +331,6 @@ impl<G: Evaluate + Describe> SearchGame for G {
 
     fn prepare(&self, memory: &mut Memory, hash_mb: usize) {
         memory.alphabeta::<G>(hash_mb);
-        // A game's table is built on its first probe.
-        let _ = self.probe();
     }
 
     fn clone_search(&self) -> Box<dyn SearchGame> {
@@ -305,13 +353,17 @@ impl<G: Evaluate + Describe> SearchGame for G {
 /// positions looked up. Among moves of the same value the evaluation decides,
 /// so a drawn position is played for the opponent's mistakes (keeping
 /// material) rather than by the first drawing move.
-fn table_move<G: Evaluate>(pos: &G, probes: &mut u64) -> Option<(G::Move, Proven)> {
+fn table_move<G: Evaluate>(
+    pos: &G,
+    table: &dyn EndgameTable<G>,
+    probes: &mut u64,
+) -> Option<(G::Move, Proven)> {
     let mut best: Option<(G::Move, Proven, i32)> = None;
     for mv in pos.legal_moves() {
         let mut child = pos.clone();
         child.play_unchecked(mv);
         *probes += 1;
-        let value = child.probe()?.one_ply_back();
+        let value = table.probe(&child)?.one_ply_back();
         let mine = -child.evaluate();
         if best.is_none_or(|(_, kept, theirs)| (value, mine) > (kept, theirs)) {
             best = Some((mv, value, mine));
@@ -325,12 +377,13 @@ fn table_move<G: Evaluate>(pos: &G, probes: &mut u64) -> Option<(G::Move, Proven
 /// the principal variation and its length as the depth.
 fn play_from_table<G: Evaluate>(
     pos: &G,
+    table: &dyn EndgameTable<G>,
     on_info: &mut dyn FnMut(&Info<G::Move>),
 ) -> Option<(G::Move, Info<G::Move>)> {
     let start = Instant::now();
     let mut probes = 1;
-    pos.probe()?;
-    let (first, value) = table_move(pos, &mut probes)?;
+    table.probe(pos)?;
+    let (first, value) = table_move(pos, table, &mut probes)?;
     let (score, plies) = match value {
         Proven::Win(n) => (Score::Win(n), n),
         Proven::Loss(n) => (Score::Loss(n), n),
@@ -340,7 +393,7 @@ fn play_from_table<G: Evaluate>(
     let mut line = pos.clone();
     line.play_unchecked(first);
     while pv.len() < plies as usize {
-        let Some((mv, _)) = table_move(&line, &mut probes) else { break };
+        let Some((mv, _)) = table_move(&line, table, &mut probes) else { break };
         line.play_unchecked(mv);
         pv.push(mv);
     }
@@ -367,8 +420,11 @@ pub struct GameEntry {
     pub player_names: ByPlayer<&'static str>,
     /// The ply cap tools use by default.
     pub default_max_plies: u32,
+    /// How to write a move ([`Game::NOTATION`]).
+    pub notation: &'static str,
     start: fn(&str) -> Result<Box<dyn SearchGame>, UnknownVariant>,
     from_text: FromText,
+    endgame_table: Option<fn() -> DynTable>,
 }
 
 type FromText = fn(&str, &str) -> Result<Box<dyn SearchGame>, PositionError>;
@@ -378,17 +434,51 @@ impl GameEntry {
     pub const fn of<G: Evaluate + Describe>() -> Self {
         GameEntry {
             name: G::NAME,
-            variants: G::VARIANTS,
+            variants: <G::Variant as Variant>::NAMES,
             player_names: G::PLAYER_NAMES,
             default_max_plies: G::DEFAULT_MAX_PLIES,
-            start: |variant| Ok(Box::new(G::start(variant)?)),
-            from_text: |text, variant| Ok(Box::new(G::from_text(text, variant)?)),
+            notation: G::NOTATION,
+            start: |variant| Ok(Box::new(G::start(variant.parse()?))),
+            from_text: |text, variant| {
+                let variant = variant.parse()?;
+                Ok(Box::new(G::from_text(text, variant)?))
+            },
+            endgame_table: None,
         }
+    }
+
+    /// The same entry with an endgame table that `make` builds or loads
+    /// (engines call it once, when they first need the table).
+    #[must_use]
+    pub const fn with_endgame_table(mut self, make: fn() -> DynTable) -> Self {
+        self.endgame_table = Some(make);
+        self
+    }
+
+    /// Builds or loads the game's endgame table, if it has one.
+    pub fn endgame_table(&self) -> Option<DynTable> {
+        self.endgame_table.map(|make| make())
+    }
+
+    /// Whether the game has an endgame table.
+    pub fn has_endgame_table(&self) -> bool {
+        self.endgame_table.is_some()
     }
 
     /// The default variant.
     pub fn default_variant(&self) -> &'static str {
         self.variants[0]
+    }
+
+    /// The canonical name of variant `name` (trimmed, any case).
+    ///
+    /// # Errors
+    /// [`UnknownVariant`] listing the game's variants.
+    pub fn variant(&self, name: &str) -> Result<&'static str, UnknownVariant> {
+        let wanted = name.trim();
+        self.variants.iter().copied().find(|v| v.eq_ignore_ascii_case(wanted)).ok_or_else(|| {
+            UnknownVariant { game: self.name, variant: wanted.to_owned(), known: self.variants }
+        })
     }
 
     /// The start position of `variant`.
@@ -412,7 +502,14 @@ impl GameEntry {
     }
 }
 
-/// The entry named `name` (case-insensitive).
-pub fn find_game<'a>(games: &'a [GameEntry], name: &str) -> Option<&'a GameEntry> {
-    games.iter().find(|g| g.name.eq_ignore_ascii_case(name.trim()))
+/// The entry named `name` (trimmed, any case) among `games`.
+///
+/// # Errors
+/// [`UnknownGame`] listing the games there are.
+pub fn find_game<'a>(games: &'a [GameEntry], name: &str) -> Result<&'a GameEntry, UnknownGame> {
+    let wanted = name.trim();
+    games.iter().find(|g| g.name.eq_ignore_ascii_case(wanted)).ok_or_else(|| UnknownGame {
+        name: wanted.to_owned(),
+        known: games.iter().map(|g| g.name).collect(),
+    })
 }

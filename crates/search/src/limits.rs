@@ -14,6 +14,12 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Wall-clock time.
     pub time: Option<Duration>,
+    /// Plies the game may still last before the ply cap ends it
+    /// ([`GameRecord::plies_left`](board_core::GameRecord::plies_left)):
+    /// the search judges a position that many plies ahead as the cap does
+    /// ([`Game::adjudicate`](board_core::Game::adjudicate)), so it does not
+    /// chase results beyond it. `None`: no cap.
+    pub plies_left: Option<u32>,
 }
 
 impl Limits {

@@ -81,6 +81,9 @@ pub struct Mcts<G: Game> {
     moves: Vec<G::Move>,
     priorities: Vec<i32>,
     path: Vec<usize>,
+    /// Plies from the root to the game's ply cap ([`Limits::plies_left`]);
+    /// `u32::MAX` without a cap.
+    game_cap: u32,
 }
 
 /// How playouts end and how moves are ranked: by the rules alone or with
@@ -108,6 +111,7 @@ impl<G: Game> Mcts<G> {
             moves: Vec::new(),
             priorities: Vec::new(),
             path: Vec::new(),
+            game_cap: u32::MAX,
         }
     }
 
@@ -194,6 +198,7 @@ impl<G: Game> Mcts<G> {
             None => limits,
         };
         let mut clock = Clock::new(limits, stop, 1);
+        self.game_cap = limits.plies_left.unwrap_or(u32::MAX);
         self.adopt(pos);
         let mut iterations = 0u64;
         let mut seldepth = 0;
@@ -251,11 +256,13 @@ impl<G: Game> Mcts<G> {
         self.path.clear();
         self.path.push(0);
         let mut node = 0;
+        let mut depth = 0;
         // Down to a leaf; a leaf that fits and has been visited enough is
-        // expanded and one child of it played.
+        // expanded and one child of it played. Nothing grows past the game's
+        // ply cap.
         let budget = self.tree.budget();
         let ripe = (2 * self.tree.nodes.len()).saturating_sub(budget) * FULL_TREE_VISITS / budget;
-        while !self.tree.nodes[node].proof.is_known() {
+        while !self.tree.nodes[node].proof.is_known() && depth < self.game_cap {
             let leaf = !self.tree.nodes[node].is_expanded();
             if leaf
                 && ((self.tree.nodes[node].visits as usize) < ripe
@@ -269,6 +276,7 @@ impl<G: Game> Mcts<G> {
                 state.play_unchecked(mv);
             }
             self.path.push(node);
+            depth += 1;
             if leaf {
                 break;
             }
@@ -277,8 +285,10 @@ impl<G: Game> Mcts<G> {
         let first_wins = if leaf.proof.is_known() {
             let value = leaf.value();
             if leaf.mover == Player::First { value } else { 1.0 - value }
+        } else if depth >= self.game_cap {
+            result(state.outcome().unwrap_or_else(|| state.adjudicate()).winner, Player::First)
         } else {
-            self.playout(&mut state, knowledge)
+            self.playout(&mut state, knowledge, self.game_cap - depth)
         };
         let mut child_proven = false;
         for (i, &n) in self.path.iter().enumerate().rev() {
@@ -351,11 +361,15 @@ impl<G: Game> Mcts<G> {
     }
 
     /// Random moves from `state` up to the cap, and past it while every move
-    /// is tactical (at most [`FORCED_PLIES`] more); the value for the first
-    /// player.
-    fn playout(&mut self, state: &mut G, knowledge: &Knowledge<G>) -> f64 {
+    /// is tactical (at most [`FORCED_PLIES`] more), never past the game's
+    /// ply cap `remaining` plies ahead (where the game's adjudication
+    /// decides); the value for the first player.
+    fn playout(&mut self, state: &mut G, knowledge: &Knowledge<G>, remaining: u32) -> f64 {
         let mut plies = 0;
         loop {
+            if plies >= remaining {
+                break;
+            }
             if plies >= knowledge.cap
                 && (knowledge.tactical.is_none() || plies >= knowledge.cap + FORCED_PLIES)
             {
@@ -375,6 +389,7 @@ impl<G: Game> Mcts<G> {
         self.playout_plies = plies;
         match state.outcome() {
             Some(outcome) => result(outcome.winner, Player::First),
+            None if plies >= remaining => result(state.adjudicate().winner, Player::First),
             None if state.side_to_move() == Player::First => (knowledge.judge)(state),
             None => 1.0 - (knowledge.judge)(state),
         }
@@ -450,7 +465,7 @@ impl<G: Evaluate> Mcts<G> {
     /// As [`search`](Mcts::search), but a playout that reaches its cap
     /// (default: [`EVALUATED_PLAYOUT_CAP`] plies, or the game's cap if
     /// smaller; past it the playout goes on while every move is
-    /// [tactical](Evaluate::is_tactical), up to 8 plies more) is scored by
+    /// [tactical](board_core::Game::is_tactical), up to 8 plies more) is scored by
     /// the game's evaluation as a win probability (see [`EVAL_SCALE`]), and
     /// moves with a higher
     /// [`Evaluate::move_priority`] get a progressive bias.
@@ -517,7 +532,7 @@ fn find<G: Game>(
 
 #[cfg(test)]
 mod tests {
-    use board_core::{Evaluate, Game, Rng};
+    use board_core::{Game, Rng};
 
     use super::{FORCED_PLIES, Mcts};
 
@@ -545,7 +560,7 @@ mod tests {
         let (mut extended, mut quiet_ends) = (0, 0);
         let mut rng = Rng::new(7);
         for game in 0..40 {
-            let mut pos = hexdraughts::Position::default_start();
+            let mut pos = hexdraughts::Position::default();
             for _ in 0..(game % 20) * 3 {
                 if !random_move(&mut pos, &mut rng) {
                     break;
@@ -553,7 +568,7 @@ mod tests {
             }
             for _ in 0..20 {
                 let mut state = pos;
-                searcher.playout(&mut state, &knowledge);
+                searcher.playout(&mut state, &knowledge, u32::MAX);
                 let plies = searcher.playout_plies;
                 assert!((1..=1 + FORCED_PLIES).contains(&plies) || state.is_over());
                 if plies > 1 {

@@ -50,7 +50,7 @@ fn a_proven_draw_is_found_and_the_drawing_move_kept() {
 
 #[test]
 fn the_tree_is_kept_for_a_position_two_plies_below() {
-    let start = TicTacToe::default_start();
+    let start = TicTacToe::default();
     let mut searcher = Mcts::new(4);
     let (best, _, _) = mcts(&mut searcher, &start, 3000);
     let mut next = start;
@@ -86,7 +86,7 @@ fn the_engine_memory_keeps_the_tree_between_moves_and_forgets_it_in_a_new_game()
 
 #[test]
 fn the_tree_never_grows_past_its_budget() {
-    let start = focus::Position::default_start();
+    let start = focus::Position::default();
     let mut searcher = Mcts::new(5).with_tree_mb(1).with_playout_cap(0);
     let budget = searcher.node_budget();
     let mut moves = Vec::new();
@@ -130,7 +130,7 @@ fn mcts_beats_random_at_focus_by_the_rules() {
             let me = if seed % 2 == 0 { Player::First } else { Player::Second };
             let mut rng = Rng::new(seed);
             let mut searcher = Mcts::new(seed);
-            let mut p = focus::Position::default_start();
+            let mut p = focus::Position::default();
             for _ in 0..focus::Position::DEFAULT_MAX_PLIES {
                 if p.is_over() {
                     break;
@@ -150,13 +150,15 @@ fn mcts_beats_random_at_focus_by_the_rules() {
 
 /// Positions from seeded random City games where at least one move lets
 /// the opponent win at once and at least one does not.
-fn city_traps() -> Vec<(city::City, Vec<city::Move>)> {
+fn city_traps() -> Vec<(city::Position, Vec<city::Move>)> {
     let mut traps = Vec::new();
     let mut moves = Vec::new();
     let mut replies = Vec::new();
     for seed in 0..40u64 {
         let mut rng = Rng::new(seed);
-        let mut p = city::City::start(["8", "16"][seed as usize % 2]).expect("variant");
+        let mut p = city::Position::start(
+            [city::Variant::Eight, city::Variant::Sixteen][seed as usize % 2],
+        );
         while !p.is_over() && traps.len() < 12 {
             moves.clear();
             p.generate_moves(&mut moves);
@@ -210,7 +212,7 @@ fn mcts_keeps_won_otrazhenie_positions() {
         "8/4W3/8/6BW/8/8/8/8 w",
         "5B2/8/8/B7/8/1W6/8/8 b",
     ] {
-        let p = otrazhenie::Position::from_text(text, "standard").expect("a position");
+        let p = text.parse::<otrazhenie::Position>().expect("a position");
         alphabeta.clear();
         let (_, proof) = alphabeta.search(&p, Limits::depth(9), &stop, &mut |_| {});
         assert_eq!(proof.score, Score::Win(5), "{text}");

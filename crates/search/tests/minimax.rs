@@ -71,8 +71,8 @@ fn to_score(value: i32) -> Score {
 fn positions<G: Game>(count: usize) -> Vec<G> {
     let mut rng = Rng::new(0x5eed);
     let mut out = Vec::new();
-    for variant in G::VARIANTS {
-        let start = G::start(variant).expect("a listed variant");
+    for &variant in <G::Variant as board_core::Variant>::ALL {
+        let start = G::start(variant);
         let mut made = 0;
         while made < count {
             let mut pos = start.clone();
@@ -132,8 +132,8 @@ fn adiyukh_equals_minimax() {
 /// tree is slow, so its quiescence goes two plies.
 #[test]
 fn city_equals_minimax() {
-    check::<city::City>(25, 2, Pruning::NONE);
-    check::<city::City>(15, 1, quiescence(2));
+    check::<city::Position>(25, 2, Pruning::NONE);
+    check::<city::Position>(15, 1, quiescence(2));
 }
 
 #[test]

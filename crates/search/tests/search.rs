@@ -20,7 +20,7 @@ fn test_game_is_conformant() {
 
 #[test]
 fn alphabeta_solves_the_empty_board_as_a_draw() {
-    let (best, info) = alphabeta(&TicTacToe::default_start(), 9);
+    let (best, info) = alphabeta(&TicTacToe::default(), 9);
     assert!(best.is_some());
     assert_eq!(info.score, Score::Cp(0));
     assert_eq!(info.depth, 9);
@@ -58,7 +58,7 @@ fn alphabeta_blocks_a_threat() {
 
 #[test]
 fn alphabeta_respects_node_limits_and_the_stop_flag() {
-    let start = TicTacToe::default_start();
+    let start = TicTacToe::default();
     let (best, info) =
         AlphaBeta::new(1).search(&start, Limits::nodes(50), &AtomicBool::new(false), &mut |_| {});
     assert!(best.is_some_and(|mv| start.is_legal(mv)));
@@ -72,7 +72,7 @@ fn alphabeta_respects_node_limits_and_the_stop_flag() {
 fn alphabeta_reports_each_depth_with_a_pv() {
     let mut depths = Vec::new();
     AlphaBeta::new(1).search(
-        &TicTacToe::default_start(),
+        &TicTacToe::default(),
         Limits::depth(4),
         &AtomicBool::new(false),
         &mut |info| {
@@ -106,7 +106,7 @@ fn mcts_finds_the_win_and_the_block() {
 #[test]
 fn mcts_is_deterministic_for_a_seed_and_counts_iterations() {
     let stop = AtomicBool::new(false);
-    let start = TicTacToe::default_start();
+    let start = TicTacToe::default();
     let a = Mcts::new(5).search(&start, Limits::nodes(500), &stop, &mut |_| {});
     let b = Mcts::new(5).search(&start, Limits::nodes(500), &stop, &mut |_| {});
     assert_eq!(a.0, b.0);
@@ -116,7 +116,7 @@ fn mcts_is_deterministic_for_a_seed_and_counts_iterations() {
 
 #[test]
 fn mcts_stops_on_time_and_on_the_flag() {
-    let start = TicTacToe::default_start();
+    let start = TicTacToe::default();
     let (best, info) = Mcts::new(1).search(
         &start,
         Limits::time(Duration::from_millis(50)),
@@ -132,7 +132,7 @@ fn mcts_stops_on_time_and_on_the_flag() {
 
 #[test]
 fn random_player_is_uniform_enough_and_seeded() {
-    let start = TicTacToe::default_start();
+    let start = TicTacToe::default();
     let mut seen = [0u32; 9];
     let mut rng = Rng::new(11);
     for _ in 0..900 {
@@ -147,7 +147,7 @@ fn random_player_is_uniform_enough_and_seeded() {
 fn dynamic_think_returns_legal_move_text() {
     let p: Box<dyn SearchGame> = Box::new(pos("xx.oo.... x"));
     for engine in EngineKind::ALL {
-        let limits = Limits { depth: Some(3), nodes: Some(2000), time: None };
+        let limits = Limits { depth: Some(3), nodes: Some(2000), time: None, plies_left: None };
         let think = Think { engine, limits, ..Think::default() };
         let mut infos = 0;
         let (best, info) =
@@ -172,7 +172,7 @@ fn engine_kinds_parse_by_name() {
 
 #[test]
 fn memory_keeps_the_table_between_searches_of_one_game() {
-    let p: Box<dyn SearchGame> = Box::new(TicTacToe::default_start());
+    let p: Box<dyn SearchGame> = Box::new(TicTacToe::default());
     let think = Think { limits: Limits::depth(6), ..Think::default() };
     let stop = AtomicBool::new(false);
     let mut memory = Memory::default();
@@ -188,21 +188,21 @@ fn memory_keeps_the_table_between_searches_of_one_game() {
 #[test]
 fn mcts_reads_a_depth_limit_as_an_iteration_budget() {
     let stop = AtomicBool::new(false);
-    let start = TicTacToe::default_start();
+    let start = TicTacToe::default();
     let (best, info) = Mcts::new(2).search(&start, Limits::depth(3), &stop, &mut |_| {});
     assert!(best.is_some());
     assert_eq!(info.nodes, 3 * search::ITERATIONS_PER_DEPTH);
-    let both = Limits { depth: Some(3), nodes: Some(100), time: None };
+    let both = Limits { depth: Some(3), nodes: Some(100), time: None, plies_left: None };
     assert_eq!(Mcts::new(2).search(&start, both, &stop, &mut |_| {}).1.nodes, 100);
 }
 
 #[test]
 fn prepare_fills_the_memory_before_the_first_search() {
-    let p: Box<dyn SearchGame> = Box::new(TicTacToe::default_start());
+    let p: Box<dyn SearchGame> = Box::new(TicTacToe::default());
     let mut memory = Memory::default();
-    assert_eq!(format!("{memory:?}"), "Memory { hash_mb: None }");
+    assert_eq!(format!("{memory:?}"), "Memory { hash_mb: None, endgame: None }");
     p.prepare(&mut memory, 2);
-    assert_eq!(format!("{memory:?}"), "Memory { hash_mb: Some(2) }");
+    assert_eq!(format!("{memory:?}"), "Memory { hash_mb: Some(2), endgame: None }");
     let think = Think { limits: Limits::depth(4), hash_mb: 2, ..Think::default() };
     let (_, first) = p.think(&think, &mut memory, &AtomicBool::new(false), &mut |_| {});
     let (_, fresh) = p.think(&think, &mut Memory::default(), &AtomicBool::new(false), &mut |_| {});
@@ -219,11 +219,31 @@ fn two_threads_prove_the_same_values() {
     let (_, info) = searcher.search(&pos("xx.xo.... o"), Limits::depth(9), &stop, &mut |_| {});
     assert_eq!(info.score, Score::Loss(2));
     searcher.clear();
-    let (_, info) =
-        searcher.search(&TicTacToe::default_start(), Limits::depth(9), &stop, &mut |_| {});
+    let (_, info) = searcher.search(&TicTacToe::default(), Limits::depth(9), &stop, &mut |_| {});
     assert_eq!((info.score, info.depth), (Score::Cp(0), 9));
     let think = Think { limits: Limits::depth(9), threads: 2, ..Think::default() };
-    let start: Box<dyn SearchGame> = Box::new(TicTacToe::default_start());
+    let start: Box<dyn SearchGame> = Box::new(TicTacToe::default());
     let (_, info) = start.think(&think, &mut Memory::default(), &stop, &mut |_| {});
     assert_eq!(info.score, Score::Cp(0));
+}
+
+/// Both searchers take the plies left before the game's ply cap from the
+/// limits: a win in 5 is proved with 5 plies left, and is no win with 4 (the
+/// cap adjudicates tic-tac-toe a draw).
+#[test]
+fn a_win_beyond_the_ply_cap_is_no_win() {
+    let pos: TicTacToe = "x.......o x".parse().expect("a position");
+    let stop = AtomicBool::new(false);
+    for plies_left in [None, Some(5), Some(4)] {
+        let ab = Limits { plies_left, ..Limits::depth(9) };
+        let ab = AlphaBeta::<TicTacToe>::new(1).search(&pos, ab, &stop, &mut |_| {}).1.score;
+        let mcts = Limits { plies_left, ..Limits::nodes(5000) };
+        let mcts = Mcts::<TicTacToe>::new(1).search(&pos, mcts, &stop, &mut |_| {}).1.score;
+        if plies_left == Some(4) {
+            assert_eq!(ab, Score::Cp(0));
+            assert!(matches!(mcts, Score::Cp(_)), "MCTS proved {mcts:?} past the cap");
+        } else {
+            assert_eq!((ab, mcts), (Score::Win(5), Score::Win(5)), "{plies_left:?} plies left");
+        }
+    }
 }

@@ -10,11 +10,10 @@ use stykovka::Position;
 
 fn perft(c: &mut Criterion) {
     let cases = [
-        ("start", Position::default_start(), 4, 2_098_344),
+        ("start", Position::default(), 4, 2_098_344),
         (
             "midgame",
-            Position::from_text("4WW1B/5B2/8/2B4B/BW5B/W4BW1/3WW3/2WB4 w", "standard")
-                .expect("valid position"),
+            "4WW1B/5B2/8/2B4B/BW5B/W4BW1/3WW3/2WB4 w".parse::<Position>().expect("valid position"),
             4,
             1_081_723,
         ),

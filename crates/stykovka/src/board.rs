@@ -1,10 +1,27 @@
 //! The 8x8 board: squares, bitboards and the precomputed line geometry.
 
 use std::fmt;
+use std::str::FromStr;
 
 use board_core::coords::{parse_square, square_name};
+use board_core::{Cell, CellError};
 
-/// A square of the 8x8 board, `a1` = 0 up to `h8` = 63 (index = rank * 8 + file).
+/// A square of the 8x8 board, named `a1` to `h8` (read in any case: `"C5"`
+/// is `c5`).
+///
+/// Its [`Cell::index`] is `rank * 8 + file`, zero-based: `a1` = 0, `b1` = 1,
+/// ..., `h8` = 63, the bit of the square in the position's bitboards;
+/// [`Cell::INDEX_BOUND`] is 64 and every index below it is a square.
+///
+/// ```
+/// use stykovka::prelude::*;
+///
+/// let c5: Square = "c5".parse()?;
+/// assert_eq!((c5.file(), c5.rank(), c5.index()), (2, 4, 34));
+/// assert_eq!(Square::from_index(34), Some(c5));
+/// assert!("i1".parse::<Square>().is_err());
+/// # Ok::<(), CellError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Square(u8);
 
@@ -12,21 +29,6 @@ impl Square {
     /// The square on zero-based `file` (a = 0) and `rank` (1 = 0), if on the board.
     pub const fn new(file: u8, rank: u8) -> Option<Square> {
         if file < 8 && rank < 8 { Some(Square(rank * 8 + file)) } else { None }
-    }
-
-    /// The square with index `index` (`a1` = 0, `b1` = 1, ..., `h8` = 63), if below 64.
-    pub const fn from_index(index: u8) -> Option<Square> {
-        if index < 64 { Some(Square(index)) } else { None }
-    }
-
-    /// Reads a name like `c5` (the file letter may be upper case).
-    pub fn from_name(name: &str) -> Option<Square> {
-        parse_square(name, 8, 8).and_then(|(file, rank)| Square::new(file, rank))
-    }
-
-    /// The index, `a1` = 0 up to `h8` = 63.
-    pub const fn index(self) -> u8 {
-        self.0
     }
 
     /// The zero-based file (a = 0).
@@ -53,6 +55,32 @@ impl Square {
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         square_name(self.file(), self.rank()).fmt(f)
+    }
+}
+
+/// Reads a name like `c5`; the file letter may be upper case.
+impl FromStr for Square {
+    type Err = CellError;
+
+    fn from_str(name: &str) -> Result<Square, CellError> {
+        parse_square(name, 8, 8)
+            .and_then(|(file, rank)| Square::new(file, rank))
+            .ok_or_else(|| CellError::new(name, "no such square (a1 to h8)"))
+    }
+}
+
+/// `index = rank * 8 + file`: `a1` = 0 up to `h8` = 63, no holes.
+impl Cell for Square {
+    const INDEX_BOUND: usize = 64;
+
+    #[inline]
+    fn index(self) -> usize {
+        usize::from(self.0)
+    }
+
+    #[inline]
+    fn from_index(index: usize) -> Option<Square> {
+        u8::try_from(index).ok().filter(|&i| i < 64).map(Square)
     }
 }
 

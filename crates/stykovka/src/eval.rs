@@ -2,8 +2,8 @@
 
 use board_core::{Evaluate, Valuation, weighted_evaluation};
 
-use crate::board::{INTERIOR, enclosed, flood, orthogonal_neighbours};
-use crate::rules::docked;
+use crate::board::{INTERIOR, flood, orthogonal_neighbours};
+use crate::rules::{WinReason, after_move, wins_at_once};
 use crate::{Move, Position, Square};
 
 /// The features, side to move's view:
@@ -107,39 +107,21 @@ impl Evaluate for Position {
     /// moves that join more own checkers than they leave.
     fn move_priority(&self, mv: Move) -> i32 {
         let (own, enemy) = self.own_and_enemy();
-        let (from, to, after_enemy) = match mv {
-            Move::Slide { from, to } => (from, to, enemy),
-            Move::Dock { from, to, retreat } => (from, to, enemy ^ to.bit() ^ retreat.bit()),
-            Move::Pass => return 0,
+        let (Some(from), Some(to), Some((after_own, _))) =
+            (mv.from(), mv.to(), after_move(own, enemy, mv))
+        else {
+            return 0;
         };
-        let after_own = own ^ from.bit() ^ to.bit();
         // End check 1 comes before check 2: crashing an enemy checker wins even
         // when the move also crashes an own one.
-        if enclosed(after_enemy, after_own) != 0 {
-            return CRASHES;
-        }
-        if docked(after_own) && enclosed(after_own, after_enemy) == 0 {
-            return DOCKS;
+        match wins_at_once(own, enemy, mv) {
+            Some(WinReason::Crash) => return CRASHES,
+            Some(WinReason::Docking) => return DOCKS,
+            None => {}
         }
         let joined = (orthogonal_neighbours(to.bit()) & after_own).count_ones() as i32;
         let left = (orthogonal_neighbours(from.bit()) & own).count_ones() as i32;
         let displacement = if matches!(mv, Move::Dock { .. }) { 50 } else { 0 };
         displacement + 20 * (joined - left)
-    }
-
-    /// Moves that win at once: a crash of an enemy checker, or docking
-    /// (nothing is ever captured in this game).
-    fn is_tactical(&self, mv: Move) -> bool {
-        self.move_priority(mv) >= DOCKS
-    }
-
-    /// Slides and docks by their from and to squares; the pass last.
-    const MOVE_INDEX_BOUND: usize = 64 * 64 + 1;
-
-    fn move_index(&self, mv: Move) -> usize {
-        match (mv.from(), mv.to()) {
-            (Some(from), Some(to)) => usize::from(from.index()) * 64 + usize::from(to.index()),
-            _ => 64 * 64,
-        }
     }
 }

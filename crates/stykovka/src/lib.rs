@@ -2,9 +2,13 @@
 //! a relative of Lines of Action: rules, notation, position text, perft and an
 //! evaluation, behind [`board_core::Game`] and [`board_core::Evaluate`].
 //!
-//! The vocabulary: [`Position`] (the game; `Copy`, 32 bytes), [`Move`],
-//! [`MoveText`] (a move read from text, not yet checked), [`Setup`] (a position
-//! read from text, not yet validated) and [`Square`].
+//! The vocabulary, all in [`prelude`] (`use stykovka::prelude::*;`):
+//! [`Position`] (the game; `Copy`, 32 bytes; `Default` is the start, `FromStr`
+//! reads a position text), [`Move`], [`MoveText`] (a move read from text, not
+//! yet checked), [`Setup`] (a position read from text, not yet validated),
+//! [`Variant`] (one: [`Variant::Standard`]) and [`Square`] (a [`Cell`]:
+//! `"c5".parse::<Square>()`). [`Game::piece_at`] gives the [`Player`] whose
+//! checker stands on a square.
 //!
 //! # Rules in brief
 //! The 8x8 board holds 8 White and 8 Black checkers; nothing is ever captured.
@@ -67,10 +71,19 @@
 //!   [`Game::DEFAULT_MAX_PLIES`] = 300 plies and score it a draw (the default
 //!   [`Game::adjudicate`]).
 //!
+//! Decisions of the uniform API:
+//! - A square's [`Cell::index`] is `rank * 8 + file` (`a1` = 0, `h8` = 63),
+//!   which is also its bit in the position's bitboards; all 64 are squares.
+//! - [`Game::Piece`] is [`Player`]: a square holds one plain checker.
+//! - [`Game::is_tactical`]: a move is tactical exactly when it wins at once
+//!   (crashes an enemy checker or docks); nothing is ever captured.
+//!
 //! # Notation
 //! `c1-c4` (slide), `c1-e3/a7` (slide onto the enemy checker on e3, which
 //! retreats to a7), `pass`. Parsers also accept `c1-e3` for a displacement,
-//! since the retreat square is determined, and upper-case squares.
+//! since the retreat square is determined, and upper-case squares. In one line
+//! ([`Game::NOTATION`]): "from-to: d1-d3; landing on an enemy checker, add
+//! where it retreats: c1-e3/a7; pass only when no other move exists: pass".
 //!
 //! # Position text
 //! The ranks from 8 down to 1 separated by `/`, each listing files a..h: `W`
@@ -81,21 +94,26 @@
 //!
 //! # Example
 //! ```
-//! use stykovka::{Game, Move, Position, Square};
+//! use stykovka::prelude::*;
 //!
-//! let mut pos = Position::default_start();
+//! let mut pos = Position::default();
 //! assert_eq!(pos.to_string(), "2WWWW2/8/B6B/B6B/B6B/B6B/8/2WWWW2 w");
+//! assert_eq!(pos, Position::start(Variant::Standard));
 //!
 //! // d1 has one checker ahead on its file (d8): it moves 2 squares.
-//! let mv = pos.play_text("d1-d3").unwrap();
-//! assert_eq!(mv, Move::Slide { from: Square::from_name("d1").unwrap(),
-//!                              to: Square::from_name("d3").unwrap() });
+//! let mv = pos.play_text("d1-d3")?;
+//! let (d1, d3): (Square, Square) = ("d1".parse()?, "d3".parse()?);
+//! assert_eq!(mv, Move::Slide { from: d1, to: d3 });
+//! assert_eq!(pos.piece_at(d3), Some(Player::First));
 //! assert_eq!(pos.to_string(), "2WWWW2/8/B6B/B6B/B6B/B2W3B/8/2W1WW2 b");
 //!
 //! // A displacement: the Black a3 docks on c1, whose checker retreats to g5.
-//! assert_eq!(pos.play_text("a3-c1").unwrap().to_string(), "a3-c1/g5");
+//! assert_eq!(pos.play_text("a3-c1")?.to_string(), "a3-c1/g5");
+//! assert_eq!(pos.piece_at("g5".parse()?), Some(Player::First));
 //!
-//! assert_eq!(Position::default_start().perft(3), 57_780);
+//! // `Game::` because the prelude also brings `DynGame::perft` into scope.
+//! assert_eq!(Game::perft(&Position::default(), 3), 57_780);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 mod board;
@@ -110,10 +128,32 @@ mod view;
 pub use board::Square;
 pub use moves::Move;
 pub use notation::MoveText;
-pub use position::{CHECKERS_PER_SIDE, Position, STANDARD};
+pub use position::{CHECKERS_PER_SIDE, Position, Variant};
 pub use text::Setup;
 
+/// The core crate itself, for what the prelude leaves out (`DynGame`,
+/// `GameRecord`, the view types, the testkit).
+pub use board_core;
 pub use board_core::prelude::*;
+
+/// Everything a user of stykovka needs, in one import: the game's types and
+/// constants, and [`board_core::prelude`] (the traits with their methods,
+/// [`Player`], [`Outcome`], the errors, perft and the view).
+///
+/// ```
+/// use stykovka::prelude::*;
+///
+/// let pos: Position = "2WWWW2/8/B6B/B6B/B6B/B6B/8/2WWWW2 w".parse()?;
+/// assert_eq!(pos, Position::default());
+/// assert_eq!(pos.piece_at("a3".parse()?), Some(Player::Second));
+/// assert_eq!(pos.checkers(Player::First).count_ones(), CHECKERS_PER_SIDE);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub mod prelude {
+    pub use board_core::prelude::*;
+
+    pub use crate::{CHECKERS_PER_SIDE, Move, MoveText, Position, Setup, Square, Variant};
+}
 
 /// The README's example, compiled as a doctest.
 #[cfg(doctest)]

@@ -7,7 +7,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use board_core::{Game, IllegalMoveError, MoveSyntaxError};
+use board_core::{Cell, Game, IllegalMoveError, MoveSyntaxError};
 
 use crate::board::{GEOMETRY, Geometry, line_between};
 use crate::{Move, Position, Square};
@@ -32,8 +32,8 @@ fn square(text: &str, whole: &str, role: &str) -> Result<Square, MoveSyntaxError
     if text.is_empty() {
         return Err(MoveSyntaxError::new(whole, format!("the {role} square is missing")));
     }
-    Square::from_name(text)
-        .ok_or_else(|| MoveSyntaxError::new(whole, format!("'{text}' is not a square (a1 to h8)")))
+    text.parse()
+        .map_err(|_| MoveSyntaxError::new(whole, format!("'{text}' is not a square (a1 to h8)")))
 }
 
 impl FromStr for MoveText {
@@ -109,14 +109,14 @@ pub(crate) fn resolve(pos: &Position, text: &MoveText) -> Result<Move, IllegalMo
 fn why_not(pos: &Position, from: Square, to: Square) -> String {
     let side = pos.side_to_move();
     let (name, enemy_name) = (Position::PLAYER_NAMES[side], Position::PLAYER_NAMES[side.other()]);
-    if pos.at(from) != Some(side) {
+    if pos.piece_at(from) != Some(side) {
         return format!("no {name} checker on {from}");
     }
     let Some((d, asked)) = line_between(from, to) else {
         return format!("{from} and {to} are not on one straight line");
     };
     let (own, enemy) = pos.own_and_enemy();
-    let s = from.index() as usize;
+    let s = from.index();
     let ahead = (GEOMETRY.ray[d][s] & (own | enemy)).count_ones() as u8;
     let distance = ahead + 1;
     let why = format!(
@@ -132,11 +132,11 @@ fn why_not(pos: &Position, from: Square, to: Square) -> String {
     }
     if let Some(over) = (1..distance)
         .map(|n| Geometry::step(from, d, n))
-        .find(|&sq| pos.at(sq) == Some(side.other()))
+        .find(|&sq| pos.piece_at(sq) == Some(side.other()))
     {
         return format!("it would pass over the {enemy_name} checker on {over}");
     }
-    match pos.at(to) {
+    match pos.piece_at(to) {
         Some(owner) if owner == side => format!("{to} holds a {name} checker"),
         Some(_) => format!(
             "the {enemy_name} checker on {to} cannot be displaced: it has no diagonal of 4 \

@@ -3,14 +3,19 @@
 use std::fmt;
 
 use board_core::{
-    ByPlayer, Game, IllegalMoveError, Outcome, Player, PositionError, UnknownVariant, zobrist_keys,
+    ByPlayer, Cell, Game, IllegalMoveError, Outcome, Player, PositionError, zobrist_keys,
 };
 
-use crate::rules::{WinReason, count_moves, end_after_move, for_each_move, has_move};
+use crate::rules::{WinReason, count_moves, end_after_move, for_each_move, has_move, wins_at_once};
 use crate::{Move, MoveText, Setup, Square};
 
-/// The one variant.
-pub const STANDARD: &str = "standard";
+board_core::variants! {
+    /// The variants of stykovka: there is one.
+    pub enum Variant for "stykovka" {
+        /// The 8x8 game from the Lines-of-Action-style start.
+        Standard = "standard",
+    }
+}
 
 /// Checkers per side; nothing is ever captured.
 pub const CHECKERS_PER_SIDE: u32 = 8;
@@ -19,8 +24,9 @@ pub const CHECKERS_PER_SIDE: u32 = 8;
 const KEYS: [u64; 129] = zobrist_keys(0x5157_0BA7);
 const BLACK_TO_MOVE_KEY: u64 = KEYS[128];
 
-const fn key(player: Player, square: Square) -> u64 {
-    KEYS[player.index() * 64 + square.index() as usize]
+#[inline]
+fn key(player: Player, square: Square) -> u64 {
+    KEYS[player.index() * 64 + square.index()]
 }
 
 /// The start (an interpretation): White c1 d1 e1 f1 c8 d8 e8 f8,
@@ -42,25 +48,9 @@ pub struct Position {
 }
 
 impl Position {
-    /// The start position.
-    pub fn new() -> Position {
-        Position::with_pieces(START, Player::First)
-    }
-
     /// The squares of `player`'s checkers, `a1` = bit 0.
     pub const fn checkers(&self, player: Player) -> u64 {
         self.pieces[player.index()]
-    }
-
-    /// Whose checker stands on `square`.
-    pub const fn at(&self, square: Square) -> Option<Player> {
-        if self.pieces[0] & square.bit() != 0 {
-            Some(Player::First)
-        } else if self.pieces[1] & square.bit() != 0 {
-            Some(Player::Second)
-        } else {
-            None
-        }
     }
 
     /// The checkers of the side to move and of its opponent.
@@ -121,11 +111,7 @@ impl Position {
     }
 }
 
-impl Default for Position {
-    fn default() -> Self {
-        Position::new()
-    }
-}
+board_core::default_variant!(Position);
 
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -137,22 +123,25 @@ impl Game for Position {
     type Move = Move;
     type MoveText = MoveText;
     type Setup = Setup;
+    type Variant = Variant;
+    type Cell = Square;
+    /// The owner of the checker on the square.
+    type Piece = Player;
 
     const NAME: &'static str = "stykovka";
-    const VARIANTS: &'static [&'static str] = &[STANDARD];
     const PLAYER_NAMES: ByPlayer<&'static str> = ByPlayer::new("White", "Black");
     /// 300 plies (150 moves each). The rules have no draw by repetition and
     /// checkers are never captured, so play can circle; games between
     /// sensible players end (docking or crash) far sooner.
     const DEFAULT_MAX_PLIES: u32 = 300;
+    const NOTATION: &'static str = "from-to: d1-d3; landing on an enemy checker, add where it \
+                                    retreats: c1-e3/a7; pass only when no other move exists: pass";
 
-    fn start(variant: &str) -> Result<Self, UnknownVariant> {
-        Self::variant_named(variant)?;
-        Ok(Position::new())
+    fn start(_variant: Variant) -> Self {
+        Position::with_pieces(START, Player::First)
     }
 
-    fn from_setup(setup: Setup, variant: &str) -> Result<Self, PositionError> {
-        Self::variant_named(variant)?;
+    fn from_setup(setup: Setup, _variant: Variant) -> Result<Self, PositionError> {
         let mut pieces = [0u64; 2];
         for (index, cell) in setup.board.iter().enumerate() {
             if let Some(player) = cell {
@@ -171,12 +160,31 @@ impl Game for Position {
         Ok(Position::with_pieces(pieces, setup.side_to_move))
     }
 
-    fn variant(&self) -> &'static str {
-        STANDARD
+    fn to_setup(&self) -> Setup {
+        let mut board = [None; 64];
+        for (square, cell) in Square::all().zip(board.iter_mut()) {
+            *cell = self.piece_at(square);
+        }
+        Setup { board, side_to_move: self.side }
+    }
+
+    fn variant(&self) -> Variant {
+        Variant::Standard
     }
 
     fn side_to_move(&self) -> Player {
         self.side
+    }
+
+    /// Whose checker stands on `square`.
+    fn piece_at(&self, square: Square) -> Option<Player> {
+        if self.pieces[0] & square.bit() != 0 {
+            Some(Player::First)
+        } else if self.pieces[1] & square.bit() != 0 {
+            Some(Player::Second)
+        } else {
+            None
+        }
     }
 
     fn generate_moves(&self, moves: &mut Vec<Move>) {
@@ -241,6 +249,23 @@ impl Game for Position {
 
     fn resolve_move(&self, text: &MoveText) -> Result<Move, IllegalMoveError> {
         crate::notation::resolve(self, text)
+    }
+
+    /// Moves that win at once: a crash of an enemy checker, or docking
+    /// (nothing is ever captured in this game).
+    fn is_tactical(&self, mv: Move) -> bool {
+        let (own, enemy) = self.own_and_enemy();
+        wins_at_once(own, enemy, mv).is_some()
+    }
+
+    /// Slides and docks by their from and to squares; the pass last.
+    const MOVE_INDEX_BOUND: usize = 64 * 64 + 1;
+
+    fn move_index(&self, mv: Move) -> usize {
+        match (mv.from(), mv.to()) {
+            (Some(from), Some(to)) => from.index() * 64 + to.index(),
+            _ => 64 * 64,
+        }
     }
 
     fn perft(&self, depth: u32) -> u64 {

@@ -4,6 +4,8 @@
 //! whose moves are wanted, and the enemy's), so the same code serves the side
 //! to move, the opponent (for the pass rule) and counting.
 
+use board_core::Cell;
+
 use crate::board::{GEOMETRY, Geometry, enclosed, flood};
 use crate::{Move, Square};
 
@@ -17,7 +19,7 @@ pub(crate) fn for_each_move(own: u64, enemy: u64, mut sink: impl FnMut(Move) -> 
     while pieces != 0 {
         let from = Square::lowest(pieces);
         pieces &= pieces - 1;
-        let s = from.index() as usize;
+        let s = from.index();
         for d in 0..8 {
             let ray = GEOMETRY.ray[d][s];
             // Rule 2: the checkers ahead on the line, plus the mover itself.
@@ -26,7 +28,7 @@ pub(crate) fn for_each_move(own: u64, enemy: u64, mut sink: impl FnMut(Move) -> 
                 continue;
             }
             let to = Geometry::step(from, d, distance);
-            let t = to.index() as usize;
+            let t = to.index();
             let landing = to.bit();
             let passed = ray & !GEOMETRY.ray[d][t] & !landing;
             // Rule 3 (no passing over an enemy checker), rule 4 (no landing on an own one).
@@ -114,5 +116,33 @@ pub(crate) const fn end_after_move(mover: u64, opponent: u64) -> Option<(bool, W
         Some((false, WinReason::Docking))
     } else {
         None
+    }
+}
+
+/// The checkers of the mover (`own`) and of the opponent (`enemy`) after
+/// `mv`; `None` for a pass.
+#[inline]
+pub(crate) const fn after_move(own: u64, enemy: u64, mv: Move) -> Option<(u64, u64)> {
+    match mv {
+        Move::Slide { from, to } => Some((own ^ from.bit() ^ to.bit(), enemy)),
+        Move::Dock { from, to, retreat } => {
+            Some((own ^ from.bit() ^ to.bit(), enemy ^ to.bit() ^ retreat.bit()))
+        }
+        Move::Pass => None,
+    }
+}
+
+/// Why `mv` of the player with checkers `own` wins at once, if it does: it
+/// crashes an enemy checker (end check 1, which comes before check 2, so even
+/// when it also crashes an own one), or it docks without crashing an own
+/// checker.
+#[inline]
+pub(crate) const fn wins_at_once(own: u64, enemy: u64, mv: Move) -> Option<WinReason> {
+    match after_move(own, enemy, mv) {
+        Some((own, enemy)) => match end_after_move(own, enemy) {
+            Some((true, reason)) => Some(reason),
+            _ => None,
+        },
+        None => None,
     }
 }

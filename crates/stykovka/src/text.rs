@@ -15,24 +15,15 @@ use board_core::{Game, Player, PositionError};
 use crate::{Position, Square};
 
 /// A position as read from text: where the checkers stand and who moves.
-/// Not validated; [`Game::from_setup`] checks it into a [`Position`].
+/// Not validated; [`Game::from_setup`] checks it into a [`Position`], and
+/// [`Game::to_setup`] gives a position's. `Display` prints the position text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
-    /// The owner of the checker on each square, by [`Square::index`].
+    /// The owner of the checker on each square, by the square's
+    /// [`Cell::index`](board_core::Cell::index) (`a1` = 0, `h8` = 63).
     pub board: [Option<Player>; 64],
     /// The side to move.
     pub side_to_move: Player,
-}
-
-impl Setup {
-    /// The setup of a position.
-    pub fn of(pos: &Position) -> Setup {
-        let mut board = [None; 64];
-        for (index, cell) in (0u8..).zip(board.iter_mut()) {
-            *cell = Square::from_index(index).and_then(|sq| pos.at(sq));
-        }
-        Setup { board, side_to_move: pos.side_to_move() }
-    }
 }
 
 const fn piece_char(player: Player) -> char {
@@ -88,12 +79,14 @@ impl fmt::Display for Setup {
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !f.alternate() {
-            return Setup::of(self).fmt(f);
+            return self.to_setup().fmt(f);
         }
         for rank in (0..8).rev() {
             write!(f, "{} ", rank + 1)?;
             for file in 0..8 {
-                let c = Square::new(file, rank).and_then(|sq| self.at(sq)).map_or('.', piece_char);
+                let c = Square::new(file, rank)
+                    .and_then(|sq| self.piece_at(sq))
+                    .map_or('.', piece_char);
                 write!(f, " {c}")?;
             }
             f.write_char('\n')?;

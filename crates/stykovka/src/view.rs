@@ -1,8 +1,8 @@
 //! How the game looks to a GUI: a plain chessboard, checkers, and the two
 //! squares of a move (a docked checker's retreat follows from them).
 
-use board_core::Describe;
 use board_core::view::{Board, Pieces};
+use board_core::{Cell, Describe, Game};
 
 use crate::{Move, Position, Square};
 
@@ -13,8 +13,7 @@ impl Describe for Position {
     }
 
     fn pieces(&self) -> Pieces {
-        let squares = (0..64).filter_map(Square::from_index);
-        Pieces::singles(squares.map(|sq| (sq, self.at(sq))), "checker")
+        Pieces::singles(Square::all().map(|sq| (sq, self.piece_at(sq))), "checker")
     }
 
     /// `[from, to]`, also for a docking move; a pass has none.

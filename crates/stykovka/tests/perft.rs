@@ -33,7 +33,7 @@ fn mid_game_positions_follow_their_move_lists() {
         TABLE.lines().map(str::trim).skip_while(|l| !l.starts_with("# Mid-game")).skip(1);
     let mut checked = 0;
     while let (Some(moves), Some(entry)) = (lines.next(), lines.next()) {
-        let mut pos = Position::default_start();
+        let mut pos = Position::default();
         for mv in moves.trim_start_matches('#').split_whitespace() {
             pos.play_text(mv).unwrap_or_else(|e| panic!("{mv} in {pos}: {e}"));
         }

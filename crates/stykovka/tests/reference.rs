@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use board_core::{Game, Player, Rng};
-use stykovka::{Position, Setup};
+use stykovka::{Position, Setup, Variant};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Cell {
@@ -256,7 +256,7 @@ fn random_position(rng: &mut Rng) -> Option<Position> {
         board[squares[i]] = Some(if i < 8 { Player::First } else { Player::Second });
     }
     let side_to_move = if rng.below(2) == 0 { Player::First } else { Player::Second };
-    Position::from_setup(Setup { board, side_to_move }, "standard").ok()
+    Position::from_setup(Setup { board, side_to_move }, Variant::Standard).ok()
 }
 
 #[test]
@@ -278,7 +278,7 @@ fn random_games_agree_with_the_reference() {
     let mut rng = Rng::new(0xD0C);
     let mut plies = 0;
     for _ in 0..40 {
-        let mut pos = Position::default_start();
+        let mut pos = Position::default();
         for _ in 0..150 {
             let moves = compare(&pos);
             let Some((mv, _)) = rng.choose(&moves) else { break };
@@ -303,7 +303,7 @@ fn constructed_positions_agree_with_the_reference() {
         "B1B1B1B1/8/1B1B1B1B/1W6/8/8/1WWWWWWW/8 w",
         "B1B1B2W/8/W1W5/8/W2B3B/2W3W1/1B2B2B/4W1W1 w",
     ] {
-        let pos = Position::from_text(text, "standard").expect("valid");
+        let pos = text.parse::<Position>().expect("valid");
         for (mv, _) in compare(&pos) {
             let mut child = pos;
             child.play_text(&mv).expect("legal");

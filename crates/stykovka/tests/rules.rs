@@ -7,7 +7,7 @@ use stykovka::Position;
 /// A position from its 8 ranks (8 down to 1, `.` empty) and the side to move.
 fn position(ranks: [&str; 8], side: &str) -> Position {
     let text = format!("{} {side}", ranks.join("/"));
-    Position::from_text(&text, "standard").unwrap_or_else(|e| panic!("{text}: {e}"))
+    text.parse::<Position>().unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 /// The legal moves starting on `from`, sorted, as text.
@@ -42,7 +42,7 @@ fn result(pos: &Position) -> Option<(Option<Player>, &'static str)> {
 
 #[test]
 fn start_position_is_the_lines_of_action_interpretation() {
-    let start = Position::default_start();
+    let start = Position::default();
     assert_eq!(start.to_string(), "2WWWW2/8/B6B/B6B/B6B/B6B/8/2WWWW2 w");
     assert_eq!(start.side_to_move(), Player::First);
     assert_eq!(start.checkers(Player::First).count_ones(), 8);
@@ -122,7 +122,7 @@ fn a_move_may_not_leave_the_board() {
 /// own checkers, and docks on c1 to the south-east.
 #[test]
 fn moves_from_the_start_position() {
-    let pos = Position::from_text("2WWWW2/8/B6B/B6B/B6B/B6B/8/2WWWW2 b", "standard").unwrap();
+    let pos = "2WWWW2/8/B6B/B6B/B6B/B6B/8/2WWWW2 b".parse::<Position>().unwrap();
     assert_eq!(moves_from(&pos, "a3"), ["a3-a2", "a3-a7", "a3-c1/g5", "a3-c3", "a3-c5"]);
 }
 

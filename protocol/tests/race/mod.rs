@@ -11,9 +11,47 @@ use std::str::FromStr;
 
 use board_core::view::{Board, Pieces};
 use board_core::{
-    ByPlayer, Describe, Evaluate, Game, IllegalMoveError, MoveSyntaxError, Outcome, Player,
-    PositionError, UnknownVariant,
+    ByPlayer, Cell, CellError, Describe, Evaluate, Game, IllegalMoveError, MoveSyntaxError,
+    Outcome, Player, PositionError,
 };
+
+board_core::variants! {
+    /// How far the race goes.
+    pub enum Variant for "race" {
+        /// To 10.
+        Short = "short",
+        /// To 30.
+        Long = "long",
+    }
+}
+
+/// A cell of the track, `t0`..`t30`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Track(u32);
+
+impl fmt::Display for Track {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "t{}", self.0)
+    }
+}
+
+impl FromStr for Track {
+    type Err = CellError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let n = s.strip_prefix(['t', 'T']).and_then(|n| n.parse::<u32>().ok());
+        n.filter(|&n| n <= 30).map(Track).ok_or_else(|| CellError::new(s, "expected t0..t30"))
+    }
+}
+
+impl Cell for Track {
+    const INDEX_BOUND: usize = 31;
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+    fn from_index(index: usize) -> Option<Self> {
+        u32::try_from(index).ok().filter(|&n| n <= 30).map(Track)
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Step(u32);
@@ -50,6 +88,13 @@ pub struct Setup {
     turn: Player,
 }
 
+impl fmt::Display for Setup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let turn = if self.turn == Player::First { 1 } else { 2 };
+        write!(f, "{} {} {} {turn}", self.total, self.points.first, self.points.second)
+    }
+}
+
 impl FromStr for Setup {
     type Err = PositionError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -67,48 +112,53 @@ impl FromStr for Setup {
     }
 }
 
-fn goal(variant: &str) -> Result<u32, UnknownVariant> {
-    match Race::variant_named(variant)? {
-        "short" => Ok(10),
-        _ => Ok(30),
+fn goal(variant: Variant) -> u32 {
+    match variant {
+        Variant::Short => 10,
+        Variant::Long => 30,
     }
 }
 
 impl fmt::Display for Race {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let turn = if self.turn == Player::First { 1 } else { 2 };
-        write!(f, "{} {} {} {turn}", self.total, self.points.first, self.points.second)
+        self.to_setup().fmt(f)
     }
 }
+
+board_core::default_variant!(Race);
 
 impl Game for Race {
     type Move = Step;
     type MoveText = Step;
     type Setup = Setup;
+    type Variant = Variant;
+    type Cell = Track;
+    type Piece = Player;
     const NAME: &'static str = "race";
-    const VARIANTS: &'static [&'static str] = &["short", "long"];
     const PLAYER_NAMES: ByPlayer<&'static str> = ByPlayer::new("Red", "Blue");
+    const NOTATION: &'static str = "s1 or s2: add 1 or 2 to the total";
 
-    fn start(variant: &str) -> Result<Self, UnknownVariant> {
-        Ok(Race {
-            goal: goal(variant)?,
-            total: 0,
-            points: ByPlayer::new(0, 0),
-            turn: Player::First,
-        })
+    fn start(variant: Variant) -> Self {
+        Race { goal: goal(variant), total: 0, points: ByPlayer::new(0, 0), turn: Player::First }
     }
-    fn from_setup(setup: Setup, variant: &str) -> Result<Self, PositionError> {
-        let goal = goal(variant)?;
+    fn from_setup(setup: Setup, variant: Variant) -> Result<Self, PositionError> {
+        let goal = goal(variant);
         if setup.total > goal || setup.points.first + setup.points.second != setup.total {
             return Err(PositionError::new("the points must add up to a total within the goal"));
         }
         Ok(Race { goal, total: setup.total, points: setup.points, turn: setup.turn })
     }
-    fn variant(&self) -> &'static str {
-        if self.goal == 10 { "short" } else { "long" }
+    fn to_setup(&self) -> Setup {
+        Setup { total: self.total, points: self.points, turn: self.turn }
+    }
+    fn variant(&self) -> Variant {
+        if self.goal == 10 { Variant::Short } else { Variant::Long }
     }
     fn side_to_move(&self) -> Player {
         self.turn
+    }
+    fn piece_at(&self, cell: Track) -> Option<Player> {
+        (cell.0 == self.total).then_some(Player::First)
     }
     fn generate_moves(&self, moves: &mut Vec<Step>) {
         moves.extend((1..=2).filter(|s| self.total + s <= self.goal).map(Step));

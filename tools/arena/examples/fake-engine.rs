@@ -167,5 +167,6 @@ fn limits(go: &Go) -> Limits {
         depth: go.depth,
         nodes: go.nodes,
         time: go.movetime.or(go.p1time.map(|t| t / 20)).map(Duration::from_millis),
+        plies_left: None,
     }
 }

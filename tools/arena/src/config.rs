@@ -155,6 +155,21 @@ pub struct EngineSpec {
 }
 
 impl EngineSpec {
+    /// The engine in the tournament fingerprint's defined encoding: a JSON
+    /// array of its name, its program (`["builtin", kind]` or the command's
+    /// words), its directory (or `null`), its options as `[name, value]`
+    /// pairs in order, and its limit as `--each` prints it. Unlike `Debug`
+    /// output, it changes only when what the engine is changes.
+    pub fn canonical(&self) -> String {
+        let program = match &self.program {
+            Program::Builtin(kind) => serde_json::json!(["builtin", kind.name()]),
+            Program::External(words) => serde_json::json!(words),
+        };
+        let dir = self.dir.as_ref().map(|d| d.to_string_lossy().into_owned());
+        serde_json::json!([self.name, program, dir, self.options, self.limit.to_string()])
+            .to_string()
+    }
+
     /// The built-in player `kind`, named after it.
     pub fn builtin(kind: EngineKind) -> Self {
         EngineSpec {

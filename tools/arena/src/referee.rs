@@ -56,14 +56,15 @@ impl Referee {
     pub async fn play(&self, fixture: Fixture, opening: &Opening) -> GameRecord {
         let started = std::time::Instant::now();
         let specs = ByPlayer::new(&self.engines[fixture.p1], &self.engines[fixture.p2]);
-        let mut moves = opening.moves.clone();
-        let mut pos = match opening.position(self.entry, &self.variant) {
-            Ok(pos) => pos,
+        let mut game = match opening.record(self.entry, &self.variant, self.max_plies) {
+            Ok(game) => game,
             Err(e) => unreachable!("openings are checked before play: {e}"),
         };
-        let second_moves_first = opening.moves.is_empty() && pos.side_to_move() == Player::Second;
+        let second_moves_first =
+            opening.moves.is_empty() && game.position().side_to_move() == Player::Second;
         let mut engines = ByPlayer::new(None, None);
-        let end = self.run(fixture, opening, specs, &mut engines, &mut pos, &mut moves).await;
+        let end = self.run(fixture, opening, specs, &mut engines, &mut game).await;
+        let moves = game.moves().to_vec();
         let (outcome, termination, reason) = match end {
             End::Rules(o) => (o, Termination::Normal, o.reason.to_owned()),
             End::MaxPlies(o) => (o, Termination::MaxPlies, o.reason.to_owned()),
@@ -125,8 +126,7 @@ impl Referee {
         opening: &Opening,
         specs: ByPlayer<&EngineSpec>,
         engines: &mut ByPlayer<Option<Engine>>,
-        pos: &mut Box<dyn SearchGame>,
-        moves: &mut Vec<String>,
+        game: &mut board_core::GameRecord<dyn SearchGame>,
     ) -> End {
         for side in Player::BOTH {
             match self.start(specs[side], fixture, side).await {
@@ -138,14 +138,15 @@ impl Referee {
         let mut clocks =
             limits.map(|l| l.tc.map(|tc| Clock { left_ms: tc.base_ms, inc_ms: tc.inc_ms }));
         loop {
-            if let Some(outcome) = pos.outcome_within(moves.len(), self.max_plies) {
-                return if pos.outcome().is_some() {
-                    End::Rules(outcome)
-                } else {
+            if let Some(outcome) = game.outcome() {
+                return if game.ended_at_cap() {
                     End::MaxPlies(outcome)
+                } else {
+                    End::Rules(outcome)
                 };
             }
-            let side = pos.side_to_move();
+            let side = game.position().side_to_move();
+            let moves = game.moves();
             let Some(engine) = engines[side].as_mut() else { unreachable!("both engines started") };
             let answer = self
                 .think(engine, limits[side], &mut clocks, side, &position_message(opening, moves))
@@ -159,16 +160,20 @@ impl Referee {
                 let detail = format!("'{none}' at ply {}: the game goes on", moves.len() + 1);
                 return End::Fault(side, Fault::new(Termination::IllegalMove, detail));
             };
-            match pos.play_move_text(&token) {
-                Ok(canonical) => moves.push(canonical),
-                Err(e) => {
+            let ply = moves.len() + 1;
+            match game.play(&token) {
+                Ok(_) => {}
+                Err(board_core::RecordError::Move { error: e, .. }) => {
                     return End::Fault(
                         side,
                         Fault::new(
                             Termination::IllegalMove,
-                            format!("'{token}' at ply {}: {e}", moves.len() + 1),
+                            format!("'{token}' at ply {ply}: {e}"),
                         ),
                     );
+                }
+                Err(e @ board_core::RecordError::Ended { .. }) => {
+                    unreachable!("the game goes on: {e}")
                 }
             }
         }

@@ -6,7 +6,7 @@ use std::io::BufReader;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use board_core::Rng;
+use board_core::{GameRecord, Rng};
 use protocol::Lines;
 use search::{GameEntry, SearchGame};
 
@@ -112,16 +112,30 @@ impl Opening {
         })
     }
 
+    /// The game record of the opening: its base, its moves, the ply cap
+    /// (counted from the base, 0: none).
+    ///
+    /// # Errors
+    /// A bad base position, an illegal move, or a move after the end.
+    pub fn record(
+        &self,
+        entry: &GameEntry,
+        variant: &str,
+        max_plies: u32,
+    ) -> Result<GameRecord<dyn SearchGame>> {
+        let mut record = GameRecord::new(self.base(entry, variant)?, max_plies);
+        for mv in &self.moves {
+            record.play(mv).map_err(|e| anyhow::anyhow!("opening {e}"))?;
+        }
+        Ok(record)
+    }
+
     /// The position after the opening moves.
     ///
     /// # Errors
     /// A bad base position or an illegal move.
     pub fn position(&self, entry: &GameEntry, variant: &str) -> Result<Box<dyn SearchGame>> {
-        let mut pos = self.base(entry, variant)?;
-        for (i, mv) in self.moves.iter().enumerate() {
-            pos.play_move_text(mv).map_err(|e| anyhow::anyhow!("opening move {}: {e}", i + 1))?;
-        }
-        Ok(pos)
+        Ok(self.record(entry, variant, 0)?.position().clone_search())
     }
 }
 

@@ -87,22 +87,11 @@ async fn check_engines(referee: &Referee) -> Result<()> {
 
 fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Result<Plan> {
     let entry = match &args.flags.game {
-        Some(name) => find_game(games, name).with_context(|| {
-            let known: Vec<&str> = games.iter().map(|g| g.name).collect();
-            format!("unknown game '{name}' (games: {})", known.join(", "))
-        })?,
+        Some(name) => find_game(games, name)?,
         None => games.first().context("no game is registered")?,
     };
     let variant = match &args.flags.variant {
-        Some(v) => {
-            *entry.variants.iter().find(|k| k.eq_ignore_ascii_case(v)).with_context(|| {
-                format!(
-                    "{} has no variant '{v}' (variants: {})",
-                    entry.name,
-                    entry.variants.join(", ")
-                )
-            })?
-        }
+        Some(v) => entry.variant(v)?,
         None => entry.default_variant(),
     };
     let each = Limit::parse_tokens(&args.flags.each)?;
@@ -178,10 +167,16 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
         "game={} variant={} engines={:x} rounds={} gauntlet={} openings={:x} seed={} max_plies={} shard={}",
         entry.name,
         variant,
-        fnv1a(&format!("{engines:?}")),
+        fnv1a(&engines.iter().map(EngineSpec::canonical).collect::<Vec<_>>().join("\n")),
         args.flags.rounds,
         args.flags.gauntlet,
-        fnv1a(&format!("{round_openings:?}")),
+        fnv1a(
+            &round_openings
+                .iter()
+                .map(|(round, opening)| format!("{round} {opening}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        ),
         args.flags.seed,
         max_plies,
         shard.map_or("all".to_owned(), |s| s.to_string()),
@@ -484,15 +479,15 @@ fn check_record(plan: &Plan, fixtures: &HashMap<u64, Fixture>, record: &GameReco
     if record.opening != opening.to_string() || !record.moves.starts_with(&opening.moves) {
         bail!("opening '{}', where the schedule has '{opening}'", record.opening);
     }
-    let mut pos = opening.base(referee.entry, &referee.variant)?;
-    for (i, mv) in record.moves.iter().enumerate() {
-        if pos.outcome_within(i, referee.max_plies).is_some() {
-            bail!("move {} ({mv}) comes after the end", i + 1);
-        }
-        pos.play_move_text(mv).map_err(|e| anyhow!("move {} ({mv}): {e}", i + 1))?;
+    let mut game = board_core::GameRecord::new(
+        opening.base(referee.entry, &referee.variant)?,
+        referee.max_plies,
+    );
+    for mv in &record.moves {
+        game.play(mv)?;
     }
-    let end = pos.outcome_within(record.moves.len(), referee.max_plies);
-    let by_rules = pos.outcome().is_some();
+    let end = game.outcome();
+    let by_rules = end.is_some() && !game.ended_at_cap();
     let expected = match (record.termination, end) {
         (Termination::Normal, Some(end)) if by_rules => end.result_text(),
         (Termination::MaxPlies, Some(end)) if !by_rules => end.result_text(),

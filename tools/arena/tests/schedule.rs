@@ -119,6 +119,14 @@ fn engine_tokens() {
     assert_eq!((mcts.name.as_str(), &mcts.program), ("mcts", &Program::Builtin(EngineKind::Mcts)));
     assert_eq!(mcts.limit.nodes, Some(500));
 
+    // The tournament fingerprint's encoding of an engine, fixed so that a
+    // state file stays resumable across builds.
+    assert_eq!(
+        spec.canonical(),
+        r#"["A",["./my-engine","--flag","two words","say \"hi\""],null,[["Hash","64"],["Threads","2"]],"tc=10+0.1 depth=6"]"#
+    );
+    assert_eq!(mcts.canonical(), r#"["mcts",["builtin","mcts"],null,[],"nodes=500"]"#);
+
     for bad in [
         &["name=x"][..],
         &["builtin=chess"],

@@ -33,6 +33,7 @@ impl LimitArgs {
             depth: self.depth,
             nodes: self.nodes,
             time: self.movetime.map(Duration::from_millis),
+            plies_left: None,
         };
         if limits == Limits::default() {
             limits = match engine {

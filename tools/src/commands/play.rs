@@ -9,7 +9,6 @@ use search::{EngineKind, Memory, SearchGame};
 
 use super::engine_args::{LimitArgs, best_move};
 use crate::position::PositionArgs;
-use crate::registry;
 
 /// Play against a built-in engine.
 #[derive(Args, Debug)]
@@ -49,10 +48,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
         Side::Second => Player::Second,
     };
     let names = entry.player_names;
-    let help = match registry::notation(entry.name) {
-        Some(notation) => format!("{COMMANDS}\nmoves in {}: {notation}", entry.name),
-        None => COMMANDS.to_owned(),
-    };
+    let help = format!("{COMMANDS}\nmoves in {}: {}", entry.name, entry.notation);
     let stdin = std::io::stdin();
     let mut input = Lines::new(stdin.lock());
     let mut out = std::io::stdout();

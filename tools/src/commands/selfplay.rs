@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use board_core::ByPlayer;
+use board_core::{ByPlayer, GameRecord};
 use clap::Args;
 use search::{EngineKind, Memory};
 
@@ -35,9 +35,10 @@ pub struct MatchArgs {
 
 pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let entry = crate::registry::game(&args.game)?;
-    let mut pos = crate::position::base_position(entry, args.variant.as_deref(), None)?;
+    let start = crate::position::base_position(entry, args.variant.as_deref(), None)?;
     let names = entry.player_names;
-    let cap = args.max_plies.unwrap_or(entry.default_max_plies);
+    let mut record = GameRecord::new(start, args.max_plies.unwrap_or(entry.default_max_plies));
+    let pos = record.start();
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
@@ -52,27 +53,32 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     if !args.quiet {
         writeln!(out, "{}", pos.board_text())?;
     }
-    let mut ply: u32 = 0;
     let mut memories = ByPlayer::<Memory>::default();
+    let table = entry.endgame_table();
+    for memory in [&mut memories.first, &mut memories.second] {
+        memory.set_endgame_table(table.clone());
+    }
     let outcome = loop {
-        if let Some(outcome) = pos.outcome_within(ply as usize, cap) {
+        if let Some(outcome) = record.outcome() {
             break outcome;
         }
+        let pos = record.position();
+        let ply = record.moves().len() + 1;
         let side = pos.side_to_move();
         let engine = if side == board_core::Player::First { args.p1 } else { args.p2 };
-        let think = args.limits.think(engine, ply.into());
-        let Some((mv, info)) = best_move(pos.as_ref(), &think, &mut memories[side]) else {
+        let mut think = args.limits.think(engine, (ply - 1) as u64);
+        think.limits.plies_left = record.plies_left();
+        let Some((mv, info)) = best_move(pos, &think, &mut memories[side]) else {
             anyhow::bail!("{engine} found no move in an unfinished game");
         };
-        pos.play_move_text(&mv)?;
-        ply += 1;
+        record.play(&mv)?;
         writeln!(
             out,
             "{ply:>3}. {:<6} {mv:<12} {}  depth {}  nodes {}",
             names[side], info.score, info.depth, info.nodes
         )?;
         if !args.quiet {
-            writeln!(out, "{}", pos.board_text())?;
+            writeln!(out, "{}", record.position().board_text())?;
         }
     };
     writeln!(out, "result {outcome}")?;

@@ -9,6 +9,7 @@ use anyhow::bail;
 use board_core::{Game, Proven};
 use clap::Args;
 use otrazhenie::{CacheUse, Tablebase};
+use search::DynTable;
 
 use crate::position::PositionArgs;
 
@@ -39,6 +40,14 @@ pub fn default_table_file() -> Option<PathBuf> {
     Some(dir.join(TABLE_FILE))
 }
 
+/// Otrazhenie's table for the engines ([`crate::registry::GAMES`]): read
+/// from the default table file when it is there and sound (`igroteka solve`
+/// writes it), else built in memory (about a second). Engines never write it.
+pub fn engine_table() -> DynTable {
+    let loaded = default_table_file().and_then(|file| Tablebase::load(&file).ok());
+    DynTable::new(loaded.unwrap_or_else(Tablebase::build))
+}
+
 /// Prints `value <v>`, then `move <m> <v>` for every legal move, best first
 /// (values for the side to move: `win N`, `loss N` in plies, or `draw`).
 /// How the table was obtained goes to stderr.
@@ -58,13 +67,13 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
         .map(|mv| {
             let mut child = pos;
             child.play_unchecked(mv);
-            (mv.to_string(), table.probe(&child).one_ply_back())
+            (mv.to_string(), table.value(&child).one_ply_back())
         })
         .collect();
     moves.sort_by_key(|(_, value)| std::cmp::Reverse(*value));
     let width = moves.iter().map(|(mv, _)| mv.len()).max().unwrap_or(0);
     let mut out = std::io::stdout().lock();
-    writeln!(out, "value {}", value_text(table.probe(&pos)))?;
+    writeln!(out, "value {}", value_text(table.value(&pos)))?;
     for (mv, value) in moves {
         writeln!(out, "move {mv:<width$} {}", value_text(value))?;
     }

@@ -269,28 +269,31 @@ fn self_play(
     rng: &mut Rng,
     args: &DatagenArgs,
 ) -> anyhow::Result<GamePositions> {
-    let mut pos = entry.start(variant)?;
     let cap = args.max_plies.unwrap_or(entry.default_max_plies);
+    let mut game = board_core::GameRecord::new(entry.start(variant)?, cap);
     let mut quiet = Vec::new();
-    for ply in 0.. {
-        if let Some(outcome) = pos.outcome() {
-            return Ok(GamePositions { quiet, first_points: first_points(&outcome) });
-        }
-        if ply >= cap {
-            break;
-        }
-        if ply < args.random_plies {
-            pos.play_random(rng);
+    while game.outcome().is_none() {
+        let pos = game.position();
+        if game.moves().len() < args.random_plies as usize {
+            let mut next = pos.clone_search();
+            let Some(mv) = next.play_random(rng) else { break };
+            game.play(&mv)?;
             continue;
         }
-        let (best, is_quiet) = search_quiet(pos.as_ref(), think, memory, args.max_swing);
+        let mut think = *think;
+        think.limits.plies_left = game.plies_left();
+        let (best, is_quiet) = search_quiet(pos, &think, memory, args.max_swing);
         if is_quiet {
             quiet.push((pos.position_text(), pos.side_to_move()));
         }
         let Some(best) = best else { bail!("alpha-beta found no move in an unfinished game") };
-        pos.play_move_text(&best)?;
+        game.play(&best)?;
     }
-    Ok(GamePositions { quiet, first_points: first_points(&pos.adjudicate()) })
+    let outcome = match game.outcome() {
+        Some(outcome) => outcome,
+        None => unreachable!("the loop ends at the end"),
+    };
+    Ok(GamePositions { quiet, first_points: first_points(&outcome) })
 }
 
 /// The quiet positions after the opening of an arena game; `None` for games

@@ -184,9 +184,7 @@ impl Session {
     /// the options the engines refused.
     async fn start(&mut self, mut settings: NewGame) -> Result<(Game, Vec<String>), Fatal> {
         let config = Arc::clone(&self.config);
-        let Some(entry) = GAMES.iter().find(|g| g.name.eq_ignore_ascii_case(&settings.game)) else {
-            return Err(Fatal(format!("unknown game '{}'", settings.game)));
-        };
+        let entry = search::find_game(GAMES, &settings.game).map_err(|e| Fatal(e.to_string()))?;
         settings.game = entry.name.to_owned();
         settings.variant.get_or_insert_with(|| entry.default_variant().to_owned());
         let mut specs = [None, None];

@@ -3,7 +3,6 @@
 
 mod commands;
 mod position;
-mod registry;
 
 use std::io::{ErrorKind, Write};
 use std::process::ExitCode;
@@ -61,7 +60,7 @@ fn main() -> ExitCode {
         Command::Tune(args) => commands::tune::run(args).map(|()| true),
         Command::Arena(args) => std::env::current_exe()
             .map_err(anyhow::Error::from)
-            .and_then(|exe| arena::run(registry::GAMES, exe, args.clone()))
+            .and_then(|exe| arena::run(games::GAMES, exe, args.clone()))
             .map(|()| true),
     };
     match result {
@@ -86,7 +85,7 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 
 fn list_games() -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
-    for game in registry::GAMES {
+    for game in games::GAMES {
         writeln!(
             out,
             "{:<12} variants: {:<22} first: {:<6} second: {:<6} max plies: {}",

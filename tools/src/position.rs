@@ -4,8 +4,6 @@ use anyhow::{Context, bail};
 use clap::Args;
 use search::{GameEntry, SearchGame};
 
-use crate::registry;
-
 /// `--game G [--variant V] [--fen TEXT] [--moves "M1 M2 ..."]`.
 #[derive(Args, Debug, Clone)]
 pub struct PositionArgs {
@@ -26,7 +24,7 @@ pub struct PositionArgs {
 impl PositionArgs {
     /// The game entry and the position after `--moves`.
     pub fn position(&self) -> anyhow::Result<(&'static GameEntry, Box<dyn SearchGame>)> {
-        let entry = registry::game(&self.game)?;
+        let entry = games::find(&self.game)?;
         let mut pos = base_position(entry, self.variant.as_deref(), self.fen.as_deref())?;
         let moves = arena::read_movetext(self.moves.as_deref().unwrap_or_default())
             .context("--moves")?

@@ -5,7 +5,7 @@ use std::io::BufReader;
 use clap::Args;
 use protocol::{EngineSettings, run_engine};
 
-use crate::registry::GAMES;
+use games::GAMES;
 
 /// Speak the engine protocol (docs/protocol.md) on stdin/stdout.
 #[derive(Args, Debug)]

@@ -34,7 +34,7 @@ pub struct MatchArgs {
 }
 
 pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
-    let entry = crate::registry::game(&args.game)?;
+    let entry = games::find(&args.game)?;
     let start = crate::position::base_position(entry, args.variant.as_deref(), None)?;
     let names = entry.player_names;
     let mut record = GameRecord::new(start, args.max_plies.unwrap_or(entry.default_max_plies));

@@ -9,7 +9,6 @@ use anyhow::bail;
 use board_core::{Game, Proven};
 use clap::Args;
 use otrazhenie::{CacheUse, Tablebase};
-use search::DynTable;
 
 use crate::position::PositionArgs;
 
@@ -25,29 +24,6 @@ pub struct SolveArgs {
     tablebase: Option<PathBuf>,
 }
 
-/// The table file's name in the cache directory.
-const TABLE_FILE: &str = "otrazhenie-table.bin";
-
-/// The table file every command uses unless told otherwise: in
-/// `$IGROTEKA_CACHE`, else `$XDG_CACHE_HOME/igroteka`, else
-/// `$HOME/.cache/igroteka`; `None` when none of them is set.
-pub fn default_table_file() -> Option<PathBuf> {
-    let set = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
-    let dir = set("IGROTEKA_CACHE")
-        .map(PathBuf::from)
-        .or_else(|| set("XDG_CACHE_HOME").map(|dir| PathBuf::from(dir).join("igroteka")))
-        .or_else(|| set("HOME").map(|home| PathBuf::from(home).join(".cache").join("igroteka")))?;
-    Some(dir.join(TABLE_FILE))
-}
-
-/// Otrazhenie's table for the engines ([`crate::registry::GAMES`]): read
-/// from the default table file when it is there and sound (`igroteka solve`
-/// writes it), else built in memory (about a second). Engines never write it.
-pub fn engine_table() -> DynTable {
-    let loaded = default_table_file().and_then(|file| Tablebase::load(&file).ok());
-    DynTable::new(loaded.unwrap_or_else(Tablebase::build))
-}
-
 /// Prints `value <v>`, then `move <m> <v>` for every legal move, best first
 /// (values for the side to move: `win N`, `loss N` in plies, or `draw`).
 /// How the table was obtained goes to stderr.
@@ -60,7 +36,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
             otrazhenie::Position::NAME
         );
     };
-    let table = load_table(args.tablebase.clone().or_else(default_table_file));
+    let table = load_table(args.tablebase.clone().or_else(games::default_table_file));
     let mut moves: Vec<(String, Proven)> = pos
         .legal_moves()
         .into_iter()

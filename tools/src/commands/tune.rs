@@ -162,7 +162,7 @@ struct GamePositions {
 }
 
 fn datagen(args: &DatagenArgs) -> anyhow::Result<()> {
-    let entry = crate::registry::game(&args.game)?;
+    let entry = games::find(&args.game)?;
     let variant =
         entry.start(args.variant.as_deref().unwrap_or(entry.default_variant()))?.variant();
     let limits = match args.nodes {
@@ -499,7 +499,7 @@ fn read_samples(
 }
 
 fn fit_command(args: &FitArgs) -> anyhow::Result<()> {
-    let entry = crate::registry::game(&args.game)?;
+    let entry = games::find(&args.game)?;
     let (data, fixed) = read_samples(entry, open(&args.data)?, &args.data)?;
     let rows = data.results.len();
     if rows < 5 {

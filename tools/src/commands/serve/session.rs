@@ -18,7 +18,7 @@ use tokio::time::Instant;
 
 use super::engine::{Engine, EngineError};
 use super::messages::{GameInfo, Limit, NewGame, Notice, Request, State};
-use crate::registry::GAMES;
+use games::GAMES;
 
 /// What every session shares.
 pub struct Config {

@@ -492,3 +492,32 @@ fn bench_searches_otrazhenie_instead_of_reading_its_table() {
         .unwrap_or_else(|| panic!("no node count in {first}"));
     assert!(nodes > 500, "bench position 1 searched only {nodes} nodes: {first}");
 }
+
+/// `--option NAME=VALUE`: for managers that cannot send `setoption`.
+#[test]
+fn options_on_the_command_line_are_set_as_setoption_would() {
+    let capped = session(
+        &["--game", "otrazhenie", "--option", "maxplies=2", "--option", "Engine=random"],
+        "position startpos moves a1-a2 a8-a7\nquery gameover\nquery result\n",
+    );
+    assert_eq!(capped, ["response true", "response draw"]);
+    for (bad, error) in [
+        ("MaxPlies=lots", "option MaxPlies=lots: MaxPlies: bad value 'lots'"),
+        ("Colour=red", "option Colour=red: unknown option 'Colour'"),
+        ("Game=chess", "option Game=chess: Game: unknown game 'chess'"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_igroteka"))
+            .args(["engine", "--option", bad])
+            .stdin(Stdio::null())
+            .output()
+            .expect("runs");
+        assert!(!out.status.success(), "{bad} accepted");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(error), "{bad}: {stderr}");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_igroteka"))
+        .args(["engine", "--option", "novalue"])
+        .output()
+        .expect("runs");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("expected NAME=VALUE"));
+}

@@ -442,7 +442,7 @@ fn an_engine_crash_is_shown_with_a_restart() {
         page.new_game("stykovka", "standard", ["fake", ""], "1", 0, "").await;
         page.wait("document.body.dataset.phase === 'error'", "the crash").await;
         let banner = page.eval("document.getElementById('error-text').innerText").await;
-        assert!(banner.as_str().unwrap_or("").contains("'fake' exited"), "{banner}");
+        assert!(banner.as_str().unwrap_or("").contains("'fake': the engine is gone"), "{banner}");
         let restart =
             page.eval("getComputedStyle(document.getElementById('restart')).display").await;
         assert_ne!(restart, json!("none"));

@@ -144,7 +144,8 @@ async fn until_fatal(ws: &mut Socket) -> Value {
 async fn an_engine_that_crashes_mid_game_is_reported() {
     let server = Server::start(&["--engine", "name=fake", &fake_flag("crash")]);
     let message = fake_fails(&server).await;
-    assert!(message.contains("'fake' exited"), "{message}");
+    assert!(message.contains("'fake': the engine is gone"), "{message}");
+    assert!(message.contains("exit status: 3"), "{message}");
 }
 
 #[tokio::test]
@@ -173,7 +174,10 @@ async fn an_engine_refusing_options_plays_with_a_note_and_must_move() {
     let note = next(&mut ws).await;
     assert_eq!(note["restart"], false, "{note}");
     let text = note["message"].as_str().unwrap_or("");
-    assert!(text.contains("'fake' refused options: unknown option; unknown option"), "{note}");
+    assert!(
+        text.contains("'fake' refused options: no option 'Game'; no option 'Variant'"),
+        "{note}"
+    );
     let error = until_fatal(&mut ws).await;
     assert_eq!(error["restart"], true, "{error}");
     let message = error["message"].as_str().unwrap_or("");
@@ -199,11 +203,22 @@ async fn a_referee_without_the_board_queries_is_named() {
 #[tokio::test]
 async fn more_games_than_the_limit_are_refused() {
     let server = Server::start(&["--max-games", "1"]);
+    let people = || new_game("otrazhenie", side(None, Value::Null), side(None, Value::Null));
+    // Tabs without a game hold no place.
+    let mut idle = Vec::new();
+    for _ in 0..3 {
+        let mut tab = connect(&server).await;
+        until(&mut tab, "hello").await;
+        idle.push(tab);
+    }
     let mut first = connect(&server).await;
     until(&mut first, "hello").await;
+    send(&mut first, people()).await;
+    until(&mut first, "state").await;
     let mut second = connect(&server).await;
-    let refusal = next(&mut second).await;
-    assert_eq!(refusal["type"], "error", "{refusal}");
+    until(&mut second, "hello").await;
+    send(&mut second, people()).await;
+    let refusal = until_fatal(&mut second).await;
     assert!(
         refusal["message"].as_str().unwrap_or("").contains("at most 1 games at once"),
         "{refusal}"
@@ -212,12 +227,13 @@ async fn more_games_than_the_limit_are_refused() {
     first.close(None).await.expect("closed");
     let mut tries = 0;
     loop {
-        let mut third = connect(&server).await;
-        if next(&mut third).await["type"] == "hello" {
+        send(&mut second, people()).await;
+        let answer = next(&mut second).await;
+        if answer["type"] != "error" {
             break;
         }
         tries += 1;
-        assert!(tries < 100, "the place of a closed tab is never freed");
+        assert!(tries < 100, "the place of a closed tab is never freed: {answer}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
@@ -329,4 +345,148 @@ async fn ctrl_c_ends_the_server_and_its_engines() {
     let status = server.interrupt();
     assert!(status.success(), "{status}");
     serve_support::wait_gone(&engines);
+}
+
+/// Every process whose parent is `pid`, and theirs, recursively.
+fn descendants(pid: u32) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+        let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+        if after.split_whitespace().nth(1).and_then(|p| p.parse::<u32>().ok()) == Some(pid) {
+            found.push(child);
+            found.extend(descendants(child));
+        }
+    }
+    found
+}
+
+/// SIGTERM (what `kill`, systemd and container runtimes send) ends the
+/// server and every engine, even one behind a wrapper script that ignores
+/// `quit`, the end of its input and SIGTERM itself.
+#[tokio::test]
+async fn sigterm_ends_the_server_and_every_engine_process() {
+    let wrapped = format!("cmd=sh -c \"trap '' TERM; {} engine; sleep 600\"", serve_support::BIN);
+    let mut server = Server::start(&["--engine", "name=wrapped", &wrapped]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    let engine = side(Some("wrapped"), json!({"movetime": 50}));
+    send(&mut ws, new_game("focus", engine.clone(), engine)).await;
+    until(&mut ws, "state").await;
+    server.wait_for_children(3);
+    let processes = descendants(server.pid());
+    assert!(processes.len() >= 5, "the wrappers' engines run too: {processes:?}");
+    let status = server.signal("-TERM");
+    assert!(status.success(), "{status}");
+    serve_support::wait_gone(&processes);
+}
+
+/// A DNS-rebinding page names its own host in both `Host` and `Origin`.
+#[tokio::test]
+async fn a_rebound_page_is_refused_whatever_host_it_names() {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let server = Server::start(&[]);
+    let url = format!("ws://{}/ws", server.address);
+    let port = server.address.rsplit(':').next().unwrap_or_default().to_owned();
+    let mut request = url.as_str().into_client_request().expect("a request");
+    let host = format!("attacker.example:{port}");
+    request.headers_mut().insert("Host", host.parse().expect("a header"));
+    let origin = format!("http://attacker.example:{port}");
+    request.headers_mut().insert("Origin", origin.parse().expect("a header"));
+    assert!(
+        tokio_tungstenite::connect_async(request).await.is_err(),
+        "a rebound page got a socket"
+    );
+    for allowed in [format!("http://localhost:{port}"), format!("http://{}", server.address)] {
+        let mut request = url.as_str().into_client_request().expect("a request");
+        request.headers_mut().insert("Origin", allowed.parse().expect("a header"));
+        let (mut ws, _) = tokio_tungstenite::connect_async(request).await.expect("its own page");
+        until(&mut ws, "hello").await;
+    }
+    let named = Server::start(&["--origin", "board.example:80"]);
+    let url = format!("ws://{}/ws", named.address);
+    let mut request = url.as_str().into_client_request().expect("a request");
+    request.headers_mut().insert("Origin", "http://board.example:80".parse().expect("a header"));
+    assert!(tokio_tungstenite::connect_async(request).await.is_ok(), "--origin is welcome");
+}
+
+/// A move or position text with a line break never reaches an engine as
+/// two commands (it once made the referee `go infinite`).
+#[tokio::test]
+async fn texts_with_line_breaks_never_reach_the_engines() {
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    send(&mut ws, new_game("otrazhenie", side(None, Value::Null), side(None, Value::Null))).await;
+    until(&mut ws, "state").await;
+    send(&mut ws, json!({"type": "move", "move": "a1-a2\ngo infinite"})).await;
+    let refusal = until(&mut ws, "error").await;
+    assert!(refusal["message"].as_str().unwrap_or("").contains("is not a move"), "{refusal}");
+    assert_eq!(refusal["restart"], false, "{refusal}");
+    let mut crafted = new_game("otrazhenie", side(None, Value::Null), side(None, Value::Null));
+    crafted["variant"] = json!("standard\nsetoption name Threads value 5");
+    send(&mut ws, crafted).await;
+    let error = until(&mut ws, "error").await;
+    assert!(error["message"].as_str().unwrap_or("").contains("holds a line break"), "{error}");
+    // The referee never searched: it is the only child, and idle.
+    server.wait_for_children(0);
+}
+
+/// An engine that writes without line breaks costs the server at most the
+/// protocol's line limit, and the game ends with a clear message.
+#[tokio::test]
+async fn an_engine_flooding_one_endless_line_is_cut_off() {
+    let flood = "cmd=sh -c \"tr '\\\\0' x < /dev/zero\"";
+    let server = Server::start(&["--engine", "name=flood", flood, "--referee", "flood"]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    send(&mut ws, new_game("focus", side(None, Value::Null), side(None, Value::Null))).await;
+    let error = until(&mut ws, "error").await;
+    let message = error["message"].as_str().unwrap_or("");
+    assert!(message.contains("a line longer than 1024 KiB"), "{error}");
+    server.wait_for_children(0);
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.pid())).expect("status");
+    let rss_kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .expect("VmRSS");
+    assert!(rss_kb < 200_000, "the server holds {rss_kb} kB");
+}
+
+/// A malformed `bestmove` (or a line that is not UTF-8) ends the game at
+/// once, as in the arena, not after the timeout.
+#[tokio::test]
+async fn a_bare_bestmove_is_reported_at_once() {
+    let bare =
+        format!("cmd=sh -c \"{} engine | sed -u 's/^bestmove .*/bestmove/'\"", serve_support::BIN);
+    let server = Server::start(&["--timeout", "20000", "--engine", "name=bare", &bare]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    let started = std::time::Instant::now();
+    let engine = side(Some("bare"), json!({"depth": 1}));
+    send(&mut ws, new_game("otrazhenie", engine, side(None, Value::Null))).await;
+    let error = until_fatal(&mut ws).await;
+    assert!(started.elapsed() < Duration::from_secs(15), "waited for the timeout");
+    let message = error["message"].as_str().unwrap_or("");
+    assert!(message.contains("no valid 'bestmove'"), "{error}");
+}
+
+/// A client that sends half a request is cut off after `--header-timeout`.
+#[tokio::test]
+async fn half_sent_requests_are_closed() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = Server::start(&["--header-timeout", "300"]);
+    let mut half = TcpStream::connect(&server.address).await.expect("connects");
+    half.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").await.expect("written");
+    let mut buf = Vec::new();
+    let closed = tokio::time::timeout(Duration::from_secs(10), half.read_to_end(&mut buf)).await;
+    assert!(closed.is_ok(), "the half-sent request is still open after 10 s");
+    // A whole request is served as before.
+    let mut whole = TcpStream::connect(&server.address).await.expect("connects");
+    whole.write_all(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await.expect("sent");
+    let mut page = Vec::new();
+    whole.read_to_end(&mut page).await.expect("read");
+    assert!(String::from_utf8_lossy(&page).starts_with("HTTP/1.1 200"), "no page");
 }

@@ -82,8 +82,13 @@ impl Server {
     /// Sends SIGINT (Ctrl-C) and waits (at most 20 s) for the server to exit;
     /// its exit status.
     pub fn interrupt(&mut self) -> std::process::ExitStatus {
+        self.signal("-INT")
+    }
+
+    /// Sends `signal` (`-TERM`) and waits (at most 20 s) for the server to end.
+    pub fn signal(&mut self, signal: &str) -> std::process::ExitStatus {
         let status = Command::new("kill")
-            .args(["-INT", &self.pid().to_string()])
+            .args([signal, &self.pid().to_string()])
             .status()
             .expect("kill runs");
         assert!(status.success());

@@ -68,6 +68,9 @@ pub struct SearchInfo {
     pub seldepth: Option<u32>,
     /// Value for the side to move: `cp <n>`, `win <plies>`, `loss <plies>`.
     pub score: Option<Score>,
+    /// UCI's `score mate <moves>` (negative: mated), which engines speaking
+    /// UCI send instead of `score win|loss <plies>`.
+    pub mate: Option<i64>,
     /// Nodes searched.
     pub nodes: Option<u64>,
     /// Nodes per second.
@@ -78,11 +81,38 @@ pub struct SearchInfo {
     pub pv: Vec<String>,
 }
 
+impl SearchInfo {
+    /// The same line as a UCI GUI reads it: a proven result as `score mate
+    /// <moves>` (a win in `n` plies is `mate (n + 1) / 2`, a loss in `n`
+    /// plies `mate -(n / 2)`).
+    ///
+    /// ```
+    /// use board_core::Score;
+    /// use protocol::SearchInfo;
+    /// let win = SearchInfo { score: Some(Score::Win(5)), ..SearchInfo::default() };
+    /// assert_eq!(win.in_uci_mates().to_string(), "info score mate 3");
+    /// let loss = SearchInfo { score: Some(Score::Loss(4)), ..SearchInfo::default() };
+    /// assert_eq!(loss.in_uci_mates().to_string(), "info score mate -2");
+    /// ```
+    #[must_use]
+    pub fn in_uci_mates(mut self) -> Self {
+        let mate = match self.score {
+            Some(Score::Win(plies)) => (i64::from(plies) + 1) / 2,
+            Some(Score::Loss(plies)) => -(i64::from(plies) / 2),
+            _ => return self,
+        };
+        self.score = None;
+        self.mate = Some(mate);
+        self
+    }
+}
+
 #[cfg(feature = "engine")]
 impl SearchInfo {
     /// The info line of a search's progress report.
     pub fn of(info: &search::Info<String>) -> Self {
         SearchInfo {
+            mate: None,
             depth: Some(info.depth),
             seldepth: Some(info.seldepth),
             score: Some(info.score),
@@ -237,6 +267,10 @@ fn parse_info(rest: &[&str]) -> Result<SearchInfo, ParseError> {
                 let kind = next.ok_or_else(|| ParseError::new("score needs a value"))?;
                 let n = rest.get(i);
                 i += 1;
+                if *kind == "mate" {
+                    info.mate = Some(value("score mate", n)?);
+                    continue;
+                }
                 info.score = Some(match *kind {
                     "cp" => Score::Cp(value("score cp", n)?),
                     "win" => Score::Win(value("score win", n)?),
@@ -358,6 +392,9 @@ impl fmt::Display for SearchInfo {
         if let Some(score) = self.score {
             write!(f, " score {score}")?;
         }
+        if let Some(mate) = self.mate {
+            write!(f, " score mate {mate}")?;
+        }
         for (name, value) in [("nodes", self.nodes), ("nps", self.nps), ("time", self.time_ms)] {
             if let Some(value) = value {
                 write!(f, " {name} {value}")?;
@@ -435,7 +472,9 @@ mod tests {
                 nps: Some(500_000),
                 time_ms: Some(2),
                 pv: vec!["c4".into(), "c0".into()],
+                mate: None,
             }),
+            EngineMessage::Info(SearchInfo { mate: Some(-2), ..SearchInfo::default() }),
             EngineMessage::Info(SearchInfo { score: Some(Score::Win(3)), ..SearchInfo::default() }),
             EngineMessage::Info(SearchInfo {
                 score: Some(Score::Loss(4)),
@@ -481,7 +520,8 @@ mod tests {
         let error = |s: &str| s.parse::<EngineMessage>().unwrap_err().to_string();
         assert_eq!(error("hello"), "unknown engine message 'hello'");
         assert_eq!(error("bestmove"), "bestmove: the move is missing");
-        assert_eq!(error("info score mate 3"), "unknown score kind 'mate'");
+        assert_eq!(error("info score mate x"), "bad value 'x' for score mate");
+        assert_eq!(error("info score lead 3"), "unknown score kind 'lead'");
         assert_eq!(error("info depth x"), "bad value 'x' for depth");
         assert_eq!(error("option name Hash type spin default 1"), "option: no min");
     }

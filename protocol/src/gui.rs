@@ -48,6 +48,13 @@ pub enum GuiMessage {
     Stop,
     /// `quit`: stop any search and end.
     Quit,
+    /// `ponderhit` (UCI): the move pondered on was played; search it now
+    /// under the clock of the `go ponder` that started it.
+    PonderHit,
+    /// `debug [on|off]` (UCI): accepted, changes nothing.
+    Debug(bool),
+    /// `register ...` (UCI): accepted, changes nothing (no registration).
+    Register,
     /// `query ...`: a question answered with `response ...`.
     Query(Query),
     /// `d`: draw the board for people.
@@ -100,6 +107,14 @@ pub struct Go {
     pub nodes: Option<u64>,
     /// Until `stop`; the `bestmove` waits for it.
     pub infinite: bool,
+    /// UCI's `ponder`: search as if infinite until `ponderhit` (then under
+    /// the clock given here) or `stop`.
+    pub ponder: bool,
+    /// UCI's `mate <moves>`: look for a win in at most this many own moves.
+    pub mate: Option<u32>,
+    /// UCI's `searchmoves <m> ...`: only these moves at the root (the last
+    /// parameter: every token after it is a move).
+    pub searchmoves: Vec<String>,
 }
 
 /// A `query`.
@@ -164,6 +179,9 @@ impl FromStr for GuiMessage {
             "uginewgame" | "ucinewgame" => GuiMessage::NewGame,
             "stop" => GuiMessage::Stop,
             "quit" => GuiMessage::Quit,
+            "ponderhit" => GuiMessage::PonderHit,
+            "debug" => GuiMessage::Debug(!rest.first().is_some_and(|t| keyword(t, "off"))),
+            "register" => GuiMessage::Register,
             "d" => GuiMessage::Display,
             "setoption" => parse_setoption(&rest)?,
             "position" => parse_position(&rest)?,
@@ -245,6 +263,9 @@ fn parse_go(rest: &[&str]) -> Result<Go, ParseError> {
             "depth" => go.depth = Some(number("go", "depth", tokens.next())?),
             "nodes" => go.nodes = Some(number("go", "nodes", tokens.next())?),
             "infinite" => go.infinite = true,
+            "ponder" => go.ponder = true,
+            "mate" => go.mate = Some(number("go", "mate", tokens.next())?),
+            "searchmoves" => go.searchmoves = tokens.by_ref().map(str::to_owned).collect(),
             _ => {}
         }
     }
@@ -304,6 +325,9 @@ impl fmt::Display for GuiMessage {
             GuiMessage::Go(go) => write!(f, "{go}"),
             GuiMessage::Stop => f.write_str("stop"),
             GuiMessage::Quit => f.write_str("quit"),
+            GuiMessage::PonderHit => f.write_str("ponderhit"),
+            GuiMessage::Debug(on) => f.write_str(if *on { "debug on" } else { "debug off" }),
+            GuiMessage::Register => f.write_str("register later"),
             GuiMessage::Query(query) => write!(f, "query {query}"),
             GuiMessage::Display => f.write_str("d"),
             GuiMessage::Perft { depth } => write!(f, "perft {depth}"),
@@ -326,6 +350,7 @@ impl fmt::Display for Go {
             ("movetime", self.movetime),
             ("depth", self.depth.map(u64::from)),
             ("nodes", self.nodes),
+            ("mate", self.mate.map(u64::from)),
         ];
         for (name, value) in numbers {
             if let Some(value) = value {
@@ -334,6 +359,12 @@ impl fmt::Display for Go {
         }
         if self.infinite {
             f.write_str(" infinite")?;
+        }
+        if self.ponder {
+            f.write_str(" ponder")?;
+        }
+        if !self.searchmoves.is_empty() {
+            write!(f, " searchmoves {}", self.searchmoves.join(" "))?;
         }
         Ok(())
     }
@@ -393,9 +424,22 @@ mod tests {
                 depth: Some(4),
                 nodes: Some(10_000),
                 infinite: true,
+                ponder: false,
+                mate: None,
+                searchmoves: vec![],
+            }),
+            GuiMessage::Go(Go {
+                ponder: true,
+                mate: Some(3),
+                searchmoves: vec!["c1".into(), "c2".into()],
+                ..Go::default()
             }),
             GuiMessage::Stop,
             GuiMessage::Quit,
+            GuiMessage::PonderHit,
+            GuiMessage::Debug(true),
+            GuiMessage::Debug(false),
+            GuiMessage::Register,
             GuiMessage::Display,
             GuiMessage::Perft { depth: 3 },
             GuiMessage::Bench { depth: None, movetime: None },
@@ -430,7 +474,12 @@ mod tests {
         assert_eq!(parse("query board extra"), Ok(GuiMessage::Query(Query::Board)));
         assert_eq!(
             parse("go ponder p1time -20 depth 3"),
-            Ok(GuiMessage::Go(Go { p1time: Some(0), depth: Some(3), ..Go::default() }))
+            Ok(GuiMessage::Go(Go {
+                p1time: Some(0),
+                depth: Some(3),
+                ponder: true,
+                ..Go::default()
+            }))
         );
         assert_eq!(
             parse("go wtime 1000 btime 2000 winc 10 binc 20 movestogo 5"),

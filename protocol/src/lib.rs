@@ -11,6 +11,10 @@
 //!   answered while one runs. Clients that only speak the messages (the
 //!   arena, a GUI server) turn the feature off and need no search.
 //! - [`Lines`]: lines with a length limit, for every reader of untrusted input.
+//! - `client` (feature `client`): one engine process driven through the
+//!   protocol, used by every program that drives engines (the arena, the
+//!   GUI server, `match`): process group, bounded reads and waits, stderr
+//!   kept, quit then kill.
 //!
 //! The wire format, every command and option, and the edge rules are described
 //! for GUI authors in `docs/protocol.md`.
@@ -21,6 +25,8 @@
 //! assert_eq!(EngineMessage::ReadyOk.to_string(), "readyok");
 //! ```
 
+#[cfg(feature = "client")]
+pub mod client;
 mod clock;
 mod engine;
 mod error;

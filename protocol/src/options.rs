@@ -180,6 +180,7 @@ impl Options {
             hash_mb: self.hash_mb,
             threads: self.threads,
             use_table: self.tablebase,
+            searchmoves: Vec::new(),
         }
     }
 

@@ -53,6 +53,9 @@ pub struct EngineSettings {
     pub name: String,
     /// Sent as `id author`.
     pub author: String,
+    /// Options set before the first command, as by `setoption` (same names
+    /// and checks), in order: for managers that cannot send `setoption`.
+    pub options: Vec<(String, String)>,
 }
 
 impl Default for EngineSettings {
@@ -63,6 +66,7 @@ impl Default for EngineSettings {
             variant: None,
             name: format!("Igroteka {}", env!("CARGO_PKG_VERSION")),
             author: "Igroteka developers".to_owned(),
+            options: Vec::new(),
         }
     }
 }
@@ -132,9 +136,13 @@ enum End {
 /// A running search.
 struct Search {
     stop: Arc<AtomicBool>,
+    /// Raised to end a ponder search without its `bestmove` (at `ponderhit`).
+    silent: Arc<AtomicBool>,
     handle: JoinHandle<()>,
     /// Whether it ends by itself (a depth, node or time limit, not `infinite`).
     limited: bool,
+    /// The `go ponder` that started it, while it ponders.
+    pondering: Option<Go>,
 }
 
 struct Engine<W> {
@@ -150,6 +158,9 @@ struct Engine<W> {
     /// The transposition table kept between moves and games; a new game
     /// forgets its entries (or, if a search still holds it, gets a new one).
     memory: Arc<Mutex<Memory>>,
+    /// Whether the GUI spoke UCI (`uci` rather than `ugi`): proven results
+    /// are then reported as UCI's `score mate N` (moves, negative when lost).
+    uci: bool,
 }
 
 impl<W: Write + Send + 'static> Engine<W> {
@@ -169,7 +180,15 @@ impl<W: Write + Send + 'static> Engine<W> {
             .map(|name| game.variant(name))
             .transpose()
             .map_err(|e| format!("Variant: {}", quoting(&e.to_string(), &e.variant)))?;
-        let options = Options::new(game, variant);
+        let mut options = Options::new(game, variant);
+        for (name, value) in &settings.options {
+            options
+                .set(games, name, Some(value))
+                .map_err(|e| format!("option {name}={}: {e}", quoting(value, value)))?;
+        }
+        if let Some(conflict) = options.conflict() {
+            return Err(conflict);
+        }
         let referee =
             Referee::new(game, options.variant, options.max_plies).map_err(|e| e.to_string())?;
         Ok(Engine {
@@ -181,6 +200,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             out,
             search: None,
             memory: Arc::default(),
+            uci: false,
         })
     }
 
@@ -200,7 +220,16 @@ impl<W: Write + Send + 'static> Engine<W> {
             match line.parse::<GuiMessage>() {
                 Ok(GuiMessage::Quit) => return Ok(End::Quit),
                 Ok(msg) => self.handle(msg)?,
-                Err(e) => self.out.error(e)?,
+                Err(e) => {
+                    self.out.error(&e)?;
+                    // A manager waits for the response to any query: an
+                    // unknown or malformed one gets an error response.
+                    let word = line.split_whitespace().next().unwrap_or_default();
+                    if word.eq_ignore_ascii_case("query") {
+                        let text = format!("error {}", capped(&e.to_string()));
+                        self.out.send(&EngineMessage::Response(text))?;
+                    }
+                }
             }
         }
         Ok(End::Input)
@@ -208,8 +237,16 @@ impl<W: Write + Send + 'static> Engine<W> {
 
     fn handle(&mut self, msg: GuiMessage) -> io::Result<()> {
         match msg {
-            GuiMessage::Ugi => self.identify(EngineMessage::UgiOk),
-            GuiMessage::Uci => self.identify(EngineMessage::UciOk),
+            GuiMessage::Ugi => {
+                self.uci = false;
+                self.identify(EngineMessage::UgiOk)
+            }
+            GuiMessage::Uci => {
+                self.uci = true;
+                self.identify(EngineMessage::UciOk)
+            }
+            GuiMessage::Debug(_) | GuiMessage::Register => Ok(()),
+            GuiMessage::PonderHit => self.ponder_hit(),
             GuiMessage::IsReady => {
                 self.check_options()?;
                 self.prepare_table()?;
@@ -356,6 +393,20 @@ impl<W: Write + Send + 'static> Engine<W> {
         Ok(self.search.is_some())
     }
 
+    /// `ponderhit`: the pondered move was played. The ponder search ends
+    /// without its `bestmove`, and the same position is searched under the
+    /// clock of its `go` (the table keeps what pondering found).
+    fn ponder_hit(&mut self) -> io::Result<()> {
+        let Some(go) = self.search.as_ref().and_then(|search| search.pondering.clone()) else {
+            return self.out.error("ponderhit: not pondering");
+        };
+        if let Some(search) = &self.search {
+            search.silent.store(true, Ordering::Release);
+        }
+        self.finish_search()?;
+        self.go(&Go { ponder: false, ..go })
+    }
+
     fn go(&mut self, go: &Go) -> io::Result<()> {
         self.finish_search()?;
         self.check_options()?;
@@ -363,30 +414,54 @@ impl<W: Write + Send + 'static> Engine<W> {
             return self.out.send(&EngineMessage::BestMove(None));
         }
         let position = self.referee.position().clone_search();
+        let overhead = self.options.move_overhead;
+        if let Some(ms) = go.movetime
+            && u128::from(ms) <= overhead.as_millis()
+        {
+            self.out.note(format!(
+                "warning: movetime {ms} ms is not above MoveOverhead {} ms, so the search \
+                 gets 1 ms; lower MoveOverhead for short moves",
+                overhead.as_millis()
+            ))?;
+        }
+        // UCI's `go mate N`: a win in N moves is 2N - 1 plies deep.
+        let mate_depth = go.mate.map(|moves| moves.saturating_mul(2).saturating_sub(1).max(1));
         let limits = Limits {
-            depth: go.depth,
+            depth: go.depth.or(mate_depth),
             nodes: go.nodes,
-            time: time_budget(go, position.side_to_move(), self.options.move_overhead),
+            time: time_budget(go, position.side_to_move(), overhead),
             plies_left: self.referee.plies_left(),
         };
-        let limited = !go.infinite
+        let pondering = go.ponder.then(|| go.clone());
+        // A ponder search runs until `ponderhit` or `stop`.
+        let limits = if go.ponder {
+            Limits { plies_left: limits.plies_left, ..Limits::default() }
+        } else {
+            limits
+        };
+        let infinite = go.infinite || go.ponder;
+        let limited = !infinite
             && (limits.depth.is_some() || limits.nodes.is_some() || limits.time.is_some());
-        let think = self.options.think(limits);
+        let mut think = self.options.think(limits);
+        think.searchmoves.clone_from(&go.searchmoves);
         let stop = Arc::new(AtomicBool::new(false));
         let thread_stop = Arc::clone(&stop);
+        let silent = Arc::new(AtomicBool::new(false));
+        let thread_silent = Arc::clone(&silent);
         let out = self.out.clone();
-        let infinite = go.infinite;
+        let uci = self.uci;
         if let Ok(mut memory) = self.memory.try_lock() {
             self.endgame_table(&mut memory);
         }
         let memory = Arc::clone(&self.memory);
         let spawned = thread::Builder::new().name("igroteka-search".to_owned()).spawn(move || {
             let mut memory = memory.lock().unwrap_or_else(PoisonError::into_inner);
-            search_thread(position.as_ref(), &think, &mut memory, &thread_stop, infinite, &out);
+            let flags = Flags { stop: &thread_stop, silent: &thread_silent, infinite, uci };
+            search_thread(position.as_ref(), &think, &mut memory, &flags, &out);
         });
         match spawned {
             Ok(handle) => {
-                self.search = Some(Search { stop, handle, limited });
+                self.search = Some(Search { stop, silent, handle, limited, pondering });
                 Ok(())
             }
             Err(e) => {
@@ -483,6 +558,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             hash_mb: BENCH_HASH_MB,
             threads: self.options.threads,
             use_table: false,
+            searchmoves: Vec::new(),
         };
         let never = AtomicBool::new(false);
         let start = Instant::now();
@@ -557,20 +633,35 @@ fn bench_positions(game: &GameEntry) -> Vec<Box<dyn SearchGame>> {
     positions
 }
 
-/// Searches, reports, and writes exactly one `bestmove`; with `infinite`, not
-/// before `stop` is raised.
+/// How a search thread ends and reports.
+struct Flags<'a> {
+    stop: &'a AtomicBool,
+    /// Raised: no `bestmove` (a ponder search ended by `ponderhit`).
+    silent: &'a AtomicBool,
+    /// Hold the `bestmove` until `stop`.
+    infinite: bool,
+    /// Report proven results as UCI's `score mate N`.
+    uci: bool,
+}
+
+/// Searches, reports, and writes exactly one `bestmove` (none when made
+/// silent); with `infinite`, not before `stop` is raised.
 fn search_thread<W: Write>(
     position: &dyn SearchGame,
     think: &Think,
     memory: &mut Memory,
-    stop: &AtomicBool,
-    infinite: bool,
+    flags: &Flags<'_>,
     out: &Output<W>,
 ) {
+    let stop = flags.stop;
     let mut report = |info: &search::Info<String>| {
+        let mut line = SearchInfo::of(info);
+        if flags.uci {
+            line = line.in_uci_mates();
+        }
         // A GUI that closed its end cannot be told anything: write errors are
         // left to the input loop, which sees the end of input.
-        let _ = out.send(&EngineMessage::Info(SearchInfo::of(info)));
+        let _ = out.send(&EngineMessage::Info(line));
     };
     let best =
         match catch_unwind(AssertUnwindSafe(|| position.think(think, memory, stop, &mut report))) {
@@ -580,8 +671,10 @@ fn search_thread<W: Write>(
                 position.legal_move_texts().into_iter().next()
             }
         };
-    while infinite && !stop.load(Ordering::Acquire) {
+    while flags.infinite && !stop.load(Ordering::Acquire) {
         thread::park_timeout(Duration::from_millis(50));
     }
-    let _ = out.send(&EngineMessage::BestMove(best));
+    if !flags.silent.load(Ordering::Acquire) {
+        let _ = out.send(&EngineMessage::BestMove(best));
+    }
 }

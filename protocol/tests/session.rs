@@ -810,7 +810,11 @@ fn a_huge_bad_line_is_quoted_short() {
         format!("setoption name Variant value {huge}"),
     ];
     for line in lines {
-        let answers = run(&format!("{line}\nisready\n"));
+        let mut answers = run(&format!("{line}\nisready\n"));
+        if line.starts_with("query") {
+            let response = answers.remove(1);
+            assert!(response.starts_with("response error ") && response.len() < 500);
+        }
         assert_eq!(answers.len(), 2, "{}", &line[..20]);
         assert!(answers[0].starts_with("info string error: "), "{}", &line[..20]);
         assert!(answers[0].contains(&quoted), "{}: {}", &line[..20], &answers[0][..100]);
@@ -890,4 +894,109 @@ fn two_engines_play_like_the_ugi_manager() {
     play_like_the_manager("tictactoe", "standard");
     play_like_the_manager("race", "short");
     play_like_the_manager("race", "long");
+}
+
+/// What a manager or a UCI GUI sends beyond UGI's core (issue 19).
+#[test]
+fn an_unknown_query_gets_an_error_response() {
+    let lines = run("query colour\nquery\nquery gameover\n");
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    assert_eq!(lines[0], "info string error: unknown query 'colour'");
+    assert_eq!(lines[1], "response error unknown query 'colour'");
+    assert!(lines[3].starts_with("response error query: expected gameover"), "{lines:?}");
+    assert_eq!(lines[4], "response false");
+}
+
+#[test]
+fn debug_and_register_are_accepted_silently() {
+    assert_eq!(
+        run("debug on\ndebug off\nregister later\nregister name x code y\nisready\n"),
+        ["readyok"]
+    );
+}
+
+#[test]
+fn uci_guis_get_mate_scores_in_moves() {
+    let win = "position fen x.......o x\ngo depth 9\n";
+    let last_info = |script: &str| {
+        let lines = run(script);
+        lines.iter().rev().find(|l| l.starts_with("info depth ")).cloned().unwrap_or_default()
+    };
+    assert!(last_info(win).contains(" score win 5 "));
+    let uci = last_info(&format!("uci\n{win}"));
+    assert!(uci.contains(" score mate 3 ") && !uci.contains(" win "), "{uci}");
+    // Lost in 4 plies: mated in 2 moves.
+    let lost = last_info("uci\nposition fen x...x..o. o\ngo depth 9\n");
+    assert!(lost.contains(" score mate -2 "), "{lost}");
+    // ugi again: plies.
+    assert!(last_info(&format!("uci\nugi\n{win}")).contains(" score win 5 "));
+}
+
+#[test]
+fn go_mate_searches_deep_enough_for_the_mate() {
+    let lines = run("uci\nposition fen x.......o x\ngo mate 3\n");
+    let last = lines.iter().rev().find(|l| l.starts_with("info depth ")).expect("info");
+    assert!(last.contains(" score mate 3 "), "{lines:?}");
+    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove ")), "{lines:?}");
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    // c2 wins at once; searching only c5 and c6 must play one of them.
+    for engine in ["alphabeta", "mcts", "random"] {
+        let lines = run(&format!(
+            "setoption name Engine value {engine}\nposition fen xx.oo.... x\n\
+             go depth 3 searchmoves c5 c6\n"
+        ));
+        let best = lines.last().cloned().unwrap_or_default();
+        assert!(best == "bestmove c5" || best == "bestmove c6", "{engine}: {lines:?}");
+    }
+    // No legal move among them: every move is searched.
+    let lines = run("position fen xx.oo.... x\ngo depth 3 searchmoves c0 zz\n");
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove c2"), "{lines:?}");
+}
+
+#[test]
+fn ponder_holds_its_bestmove_until_ponderhit_or_stop() {
+    let mut live = Live::start("tictactoe");
+    live.send("position startpos");
+    live.send("go ponder depth 2");
+    let early = live.silent_for(Duration::from_millis(300));
+    assert!(early.iter().all(|l| !l.starts_with("bestmove")), "{early:?}");
+    assert_eq!(live.ask("ponderhit").split(' ').next(), Some("bestmove"));
+    assert!(live.silent_for(Duration::from_millis(200)).iter().all(|l| !l.starts_with("bestmove")));
+    live.send("go ponder depth 2");
+    assert_eq!(live.ask("stop").split(' ').next(), Some("bestmove"));
+    assert_eq!(live.ask("ponderhit"), "info string error: ponderhit: not pondering");
+    live.finish();
+}
+
+#[test]
+fn a_movetime_within_the_overhead_is_warned_about() {
+    let lines = run("go movetime 30\n");
+    assert!(
+        lines[0].starts_with("info string warning: movetime 30 ms is not above MoveOverhead 50 ms"),
+        "{lines:?}"
+    );
+    assert!(run("go movetime 200\n").iter().all(|l| !l.contains("warning")));
+}
+
+#[test]
+fn options_from_the_command_line_are_set_before_the_first_command() {
+    let with = |options: &[(&str, &str)]| {
+        let mut settings = common::settings("tictactoe");
+        settings.options =
+            options.iter().map(|(n, v)| ((*n).to_owned(), (*v).to_owned())).collect();
+        let output = common::Shared::default();
+        let input = b"position startpos moves c0\nquery gameover\n".to_vec();
+        run_engine(&GAMES, settings, io::Cursor::new(input), output.clone()).map(|()| {
+            let bytes = output.0.lock().unwrap().clone();
+            String::from_utf8(bytes).unwrap().lines().map(str::to_owned).collect::<Vec<_>>()
+        })
+    };
+    assert_eq!(with(&[("maxplies", "1")]).expect("runs"), ["response true"]);
+    let error = with(&[("MaxPlies", "x")]).unwrap_err().to_string();
+    assert!(error.starts_with("option MaxPlies=x: MaxPlies: bad value 'x'"), "{error}");
+    let error = with(&[("Colour", "red")]).unwrap_err().to_string();
+    assert!(error.contains("unknown option 'Colour'"), "{error}");
 }

@@ -141,10 +141,22 @@ impl<G: Evaluate> AlphaBeta<G> {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> (Option<G::Move>, Info<G::Move>) {
+        self.search_among(pos, pos.legal_moves(), limits, stop, on_info)
+    }
+
+    /// As [`search`](AlphaBeta::search), with only `root_moves` (legal moves
+    /// of `pos`) searched at the root: UCI's `go searchmoves`.
+    pub fn search_among(
+        &mut self,
+        pos: &G,
+        mut root_moves: Vec<G::Move>,
+        limits: Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Info<G::Move>),
+    ) -> (Option<G::Move>, Info<G::Move>) {
         let helper_nodes = AtomicU64::new(0);
         let clock = Clock::new(limits, stop, NODE_BATCH);
         let mut main = Thread::new(&self.table, self.pruning, clock, None, limits.plies_left);
-        let mut root_moves = pos.legal_moves();
         let mut info = Info {
             depth: 0,
             seldepth: 0,

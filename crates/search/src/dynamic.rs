@@ -20,7 +20,7 @@ use board_core::{
     UnknownGame, UnknownVariant, Valuation, Variant,
 };
 
-use crate::{AlphaBeta, Info, Limits, Mcts, Score, random_move};
+use crate::{AlphaBeta, Info, Limits, Mcts, Score};
 
 /// The built-in players.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -77,7 +77,7 @@ impl FromStr for EngineKind {
 }
 
 /// How to think about one move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Think {
     /// Which player.
     pub engine: EngineKind,
@@ -93,6 +93,10 @@ pub struct Think {
     /// is played from the table instead of searched (off for `bench`, which
     /// measures the search).
     pub use_table: bool,
+    /// Only these moves (text) are searched at the root, if any is legal
+    /// (UCI's `go searchmoves`); empty: all. Alpha-beta and random honour
+    /// it; MCTS searches every move and then plays the best of these.
+    pub searchmoves: Vec<String>,
 }
 
 impl Default for Think {
@@ -104,6 +108,7 @@ impl Default for Think {
             hash_mb: 16,
             threads: 1,
             use_table: true,
+            searchmoves: Vec::new(),
         }
     }
 }
@@ -302,18 +307,36 @@ impl<G: Evaluate + Describe> SearchGame for G {
             }
             _ => None,
         };
+        // `searchmoves`: the legal ones of them, or all when none is legal.
+        let mut allowed: Vec<G::Move> =
+            think.searchmoves.iter().filter_map(|text| self.parse_move(text).ok()).collect();
+        if allowed.is_empty() {
+            allowed = self.legal_moves();
+        }
+        let restricted = allowed.len() < self.legal_moves().len();
+        let from_table = from_table.filter(|(best, _)| allowed.contains(best));
         let (best, info) = match (from_table, think.engine) {
             (Some((best, info)), _) => (Some(best), info),
             (None, EngineKind::AlphaBeta) => {
                 let searcher = memory.alphabeta::<G>(think.hash_mb);
                 searcher.set_threads(think.threads);
-                searcher.search(self, think.limits, stop, &mut forward)
+                searcher.search_among(self, allowed, think.limits, stop, &mut forward)
             }
-            (None, EngineKind::Mcts) => memory
-                .mcts::<G>(think.seed, think.hash_mb)
-                .search_with_evaluation(self, think.limits, stop, &mut forward),
+            (None, EngineKind::Mcts) => {
+                let searcher = memory.mcts::<G>(think.seed, think.hash_mb);
+                let (best, mut info) =
+                    searcher.search_with_evaluation(self, think.limits, stop, &mut forward);
+                match best {
+                    Some(best) if restricted && !allowed.contains(&best) => {
+                        let best = searcher.most_visited_among(&allowed);
+                        info.pv = best.into_iter().collect();
+                        (best, info)
+                    }
+                    _ => (best, info),
+                }
+            }
             (None, EngineKind::Random) => {
-                let best = random_move(self, &mut Rng::new(think.seed));
+                let best = Rng::new(think.seed).choose(&allowed).copied();
                 let info = Info {
                     depth: 1,
                     seldepth: 1,

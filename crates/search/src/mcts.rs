@@ -395,6 +395,21 @@ impl<G: Game> Mcts<G> {
         }
     }
 
+    /// Among `moves`, the root move the last search visited most (the first
+    /// of `moves` if it visited none): the move to play when only these may
+    /// be played.
+    pub fn most_visited_among(&self, moves: &[G::Move]) -> Option<G::Move> {
+        let nodes = &self.tree.nodes;
+        let visited = (!nodes.is_empty())
+            .then(|| self.tree.children(0))
+            .into_iter()
+            .flatten()
+            .filter(|&c| nodes[c].mv.is_some_and(|mv| moves.contains(&mv)))
+            .max_by_key(|&c| nodes[c].visits)
+            .and_then(|c| nodes[c].mv);
+        visited.or_else(|| moves.first().copied())
+    }
+
     /// The move to play from `node`: the fastest proven win, else the most
     /// visited move not proven lost (a proven draw counts, visited or not),
     /// else the slowest loss.

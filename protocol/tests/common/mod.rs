@@ -13,6 +13,7 @@ pub fn settings(game: &str) -> EngineSettings {
         variant: None,
         name: "Test Engine".to_owned(),
         author: "Tester".to_owned(),
+        options: Vec::new(),
     }
 }
 

@@ -90,7 +90,7 @@ fn main() {
                         let seeded = Think {
                             limits: limits(&go),
                             seed: think.seed ^ u64::from(gos),
-                            ..think
+                            ..think.clone()
                         };
                         let (best, info) = pos.think(
                             &seeded,

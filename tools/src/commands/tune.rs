@@ -280,7 +280,7 @@ fn self_play(
             game.play(&mv)?;
             continue;
         }
-        let mut think = *think;
+        let mut think = think.clone();
         think.limits.plies_left = game.plies_left();
         let (best, is_quiet) = search_quiet(pos, &think, memory, args.max_swing);
         if is_quiet {

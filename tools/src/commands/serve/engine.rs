@@ -1,33 +1,27 @@
-//! One engine process: started from an [`EngineSpec`], spoken to with typed
-//! [`GuiMessage`]s, heard as typed [`EngineMessage`]s, and always reaped.
+//! One engine process of the page, driven by the protocol crate's client
+//! ([`protocol::client`]: process group, bounded reads, quit then kill):
+//! started from an [`EngineSpec`], spoken to with typed [`GuiMessage`]s,
+//! heard as typed [`EngineMessage`]s, and always ended.
 
 use std::path::Path;
-use std::process::Stdio;
 use std::time::Duration;
 
 use arena::{EngineSpec, Program};
+use protocol::client::{ClientError, EngineCommand, EngineProcess, Heard, errors};
 use protocol::{EngineMessage, GuiMessage, Query};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, Command};
-use tokio::sync::mpsc;
+use tokio::time::Instant;
 
-/// What an engine process said: a line read as a message, or its end.
-#[derive(Debug)]
-enum Heard {
-    /// A line, typed; lines that are no protocol message are dropped.
-    Message(EngineMessage),
-    /// The process closed its output (it exited or crashed).
-    Gone,
-}
+/// How long an engine has to exit after `quit` before its group is killed.
+const QUIT_GRACE: Duration = Duration::from_millis(300);
+/// How far [`Engine::next`] looks ahead: the session bounds its own waits.
+const FAR: Duration = Duration::from_secs(24 * 3600);
 
-/// A running engine process. Dropping it kills the process; [`Engine::close`]
-/// also waits for it, so no zombie is left.
+/// A running engine process. Dropping it kills its process group;
+/// [`Engine::close`] asks it to quit first.
 pub struct Engine {
     /// The name people know it by.
     pub name: String,
-    child: Child,
-    stdin: ChildStdin,
-    heard: mpsc::UnboundedReceiver<Heard>,
+    process: EngineProcess,
 }
 
 /// Why talking to an engine failed, for people.
@@ -46,104 +40,56 @@ impl Engine {
     /// # Errors
     /// When the process cannot be started.
     pub fn spawn(spec: &EngineSpec, exe: &Path) -> Result<Engine, EngineError> {
-        let mut command = match &spec.program {
-            Program::Builtin(_) => {
-                let mut command = Command::new(exe);
-                command.arg("engine");
-                command
-            }
-            Program::External(words) => {
-                let mut command = Command::new(&words[0]);
-                command.args(&words[1..]);
-                command
-            }
+        let (program, args) = match &spec.program {
+            Program::Builtin(_) => (exe.to_path_buf(), vec!["engine".to_owned()]),
+            Program::External(words) => match words.split_first() {
+                Some((program, args)) => (program.into(), args.to_vec()),
+                None => return Err(EngineError(format!("engine '{}' has no program", spec.name))),
+            },
         };
-        if let Some(dir) = &spec.dir {
-            command.current_dir(dir);
-        }
-        command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .kill_on_drop(true);
-        let mut child = command
-            .spawn()
-            .map_err(|e| EngineError(format!("cannot start engine '{}': {e}", spec.name)))?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            return Err(EngineError(format!("engine '{}' has no pipes", spec.name)));
-        };
-        let (tx, heard) = mpsc::unbounded_channel();
-        tokio::spawn(async move {
-            // Bytes that are not UTF-8 are read as replacement characters, as
-            // the protocol's engines read theirs.
-            let mut reader = BufReader::new(stdout);
-            let mut line = Vec::new();
-            while matches!(reader.read_until(b'\n', &mut line).await, Ok(1..)) {
-                let text = String::from_utf8_lossy(&line);
-                if let Ok(message) = text.trim_end().parse::<EngineMessage>()
-                    && tx.send(Heard::Message(message)).is_err()
-                {
-                    return;
-                }
-                line.clear();
-            }
-            let _ = tx.send(Heard::Gone);
-        });
-        Ok(Engine { name: spec.name.clone(), child, stdin, heard })
+        let command = EngineCommand { program, args, dir: spec.dir.clone(), log: None };
+        let process = EngineProcess::spawn(&command)
+            .map_err(|e| EngineError(format!("engine '{}': {e}", spec.name)))?;
+        Ok(Engine { name: spec.name.clone(), process })
+    }
+
+    fn error(&self, error: &ClientError) -> EngineError {
+        EngineError(format!("engine '{}': {error}", self.name))
     }
 
     /// Writes one message.
     ///
     /// # Errors
-    /// When the pipe is closed (the engine is gone).
+    /// When the engine is gone, or the message would be more than one line.
     pub async fn send(&mut self, message: &GuiMessage) -> Result<(), EngineError> {
-        let line = format!("{message}\n");
-        let write = async {
-            self.stdin.write_all(line.as_bytes()).await?;
-            self.stdin.flush().await
-        };
-        write.await.map_err(|e| EngineError(format!("engine '{}' is gone ({e})", self.name)))
-    }
-
-    /// The next message; cancel-safe, so it can wait in a `select!`.
-    ///
-    /// # Errors
-    /// When the engine has exited.
-    pub async fn next(&mut self) -> Result<EngineMessage, EngineError> {
-        match self.heard.recv().await {
-            Some(Heard::Message(message)) => Ok(message),
-            Some(Heard::Gone) | None => {
-                Err(EngineError(format!("engine '{}' exited (or crashed)", self.name)))
-            }
+        match self.process.send(message).await {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.error(&e)),
         }
     }
 
-    /// Sends `isready` and returns what the engine says before `readyok`.
+    /// The next message; cancel-safe, so it can wait in a `select!`. Lines
+    /// that are no message are skipped, but a malformed `bestmove` is an
+    /// error at once (as in the arena).
     ///
     /// # Errors
-    /// The engine's exit; no `readyok` within `timeout` (after `what`).
-    async fn ready(
-        &mut self,
-        what: &str,
-        timeout: Duration,
-    ) -> Result<Vec<EngineMessage>, EngineError> {
-        self.send(&GuiMessage::IsReady).await?;
-        let answers = async {
-            let mut answers = Vec::new();
-            loop {
-                match self.next().await? {
-                    EngineMessage::ReadyOk => return Ok(answers),
-                    other => answers.push(other),
+    /// When the engine has exited, wrote garbage or a malformed `bestmove`.
+    pub async fn next(&mut self) -> Result<EngineMessage, EngineError> {
+        loop {
+            match self.process.next_line(Instant::now() + FAR).await {
+                Ok(Some(Heard::Message(message))) => return Ok(message),
+                Ok(Some(Heard::Unreadable(line, e)))
+                    if line.split_whitespace().next() == Some("bestmove") =>
+                {
+                    return Err(EngineError(format!(
+                        "engine '{}' wrote '{line}', which is no valid 'bestmove': {e}",
+                        self.name
+                    )));
                 }
+                Ok(Some(Heard::Unreadable(..)) | None) => {}
+                Err(e) => return Err(self.error(&e)),
             }
-        };
-        tokio::time::timeout(timeout, answers).await.map_err(|_| {
-            EngineError(format!(
-                "engine '{}' did not answer '{what}' within {} ms",
-                self.name,
-                timeout.as_millis()
-            ))
-        })?
+        }
     }
 
     /// Sends `message` and waits until the engine is ready again; the answers
@@ -157,7 +103,12 @@ impl Engine {
         timeout: Duration,
     ) -> Result<Vec<EngineMessage>, EngineError> {
         self.send(message).await?;
-        let answers = self.ready(&message.to_string(), timeout).await?;
+        let answers = match self.process.sync(timeout).await {
+            Ok(answers) => answers,
+            Err(e) => {
+                return Err(EngineError(format!("engine '{}' after '{message}': {e}", self.name)));
+            }
+        };
         match errors(&answers).last() {
             Some(error) => Err(EngineError(format!("engine '{}': {error}", self.name))),
             None => Ok(answers),
@@ -182,10 +133,10 @@ impl Engine {
             })
     }
 
-    /// `ugi` … `ugiok`, then the options, then `isready` … `readyok`.
-    /// Returns a note of the errors the options caused, if any: an engine may
-    /// lack some (a one-game engine has no `Game`); the referee catches moves
-    /// of a wrong game.
+    /// `ugi` … `ugiok`, then the options the engine declares, then `isready`
+    /// … `readyok`. Returns a note of the options it lacks or refused, if
+    /// any: an engine may lack some (a one-game engine has no `Game`); the
+    /// referee catches moves of a wrong game.
     ///
     /// # Errors
     /// The engine's exit or silence.
@@ -194,45 +145,21 @@ impl Engine {
         options: &[(&str, String)],
         timeout: Duration,
     ) -> Result<Option<String>, EngineError> {
-        self.send(&GuiMessage::Ugi).await?;
-        let ugiok = async {
-            while !matches!(self.next().await?, EngineMessage::UgiOk) {}
-            Ok::<_, EngineError>(())
+        let options: Vec<(String, String)> =
+            options.iter().map(|(name, value)| ((*name).to_owned(), value.clone())).collect();
+        let handshake = match self.process.handshake(&options, timeout).await {
+            Ok(handshake) => handshake,
+            Err(e) => return Err(self.error(&e)),
         };
-        tokio::time::timeout(timeout, ugiok).await.map_err(|_| {
-            EngineError(format!(
-                "engine '{}' did not answer 'ugi' within {} ms",
-                self.name,
-                timeout.as_millis()
-            ))
-        })??;
-        for (name, value) in options {
-            let value = Some(value.clone());
-            self.send(&GuiMessage::SetOption { name: (*name).to_owned(), value }).await?;
-        }
-        let answers = self.ready("its options", timeout).await?;
-        let errors = errors(&answers);
-        Ok((!errors.is_empty())
-            .then(|| format!("engine '{}' refused options: {}", self.name, errors.join("; "))))
+        let mut notes = handshake.errors;
+        notes.extend(handshake.missing.iter().map(|name| format!("no option '{name}'")));
+        Ok((!notes.is_empty())
+            .then(|| format!("engine '{}' refused options: {}", self.name, notes.join("; "))))
     }
 
-    /// Asks the engine to quit, kills it if it has not after a moment, and
-    /// reaps it.
-    pub async fn close(mut self) {
-        let _ = self.send(&GuiMessage::Quit).await;
-        if tokio::time::timeout(Duration::from_millis(300), self.child.wait()).await.is_err() {
-            let _ = self.child.kill().await;
-        }
+    /// Asks the engine to quit, ends its whole process group if it has not
+    /// after a moment, and reaps it.
+    pub async fn close(self) {
+        self.process.quit(QUIT_GRACE).await;
     }
-}
-
-/// The texts of the `info string error: ...` lines among `answers`.
-fn errors(answers: &[EngineMessage]) -> Vec<&str> {
-    answers
-        .iter()
-        .filter_map(|answer| match answer {
-            EngineMessage::InfoString(text) => text.strip_prefix("error: "),
-            _ => None,
-        })
-        .collect()
 }

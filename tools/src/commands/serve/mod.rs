@@ -6,6 +6,7 @@ mod engine;
 mod messages;
 mod session;
 
+use std::io::Write;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -58,6 +59,16 @@ pub struct ServeFlags {
     /// Open the page in the default browser.
     #[arg(long)]
     open: bool,
+    /// Another `host:port` whose pages may play here (repeatable), for a
+    /// server reached under a name; pages are otherwise accepted only from
+    /// the address the server listens on (and `localhost` for a loopback
+    /// address), whatever `Host` a request names.
+    #[arg(long, value_name = "HOST:PORT")]
+    origin: Vec<String>,
+    /// How long a client may take to send a request's headers, in ms; a
+    /// connection that sends half a request is closed then.
+    #[arg(long, default_value_t = 10_000)]
+    header_timeout: u64,
 }
 
 const ENGINE_ARG: &str = "engine";
@@ -146,10 +157,49 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         max_games: flags.max_games,
     });
     let runtime = tokio::runtime::Runtime::new()?;
-    runtime.block_on(serve((flags.host.as_str(), flags.port), config, flags.open))
+    // Returning drops the runtime and with it every session's engines,
+    // whose process groups are killed.
+    runtime.block_on(serve((flags.host.as_str(), flags.port), config, flags))
 }
 
-async fn serve(address: (&str, u16), config: Arc<Config>, open: bool) -> anyhow::Result<()> {
+/// The origins (`host:port`) whose pages may open a WebSocket: the address
+/// listened on, `localhost` and the other loopback names for a loopback
+/// address, and those given with `--origin`.
+fn allowed_origins(local: std::net::SocketAddr, extra: &[String]) -> Vec<String> {
+    let port = local.port();
+    let mut origins = vec![local.to_string()];
+    if local.ip().is_loopback() {
+        origins.extend([
+            format!("localhost:{port}"),
+            format!("127.0.0.1:{port}"),
+            format!("[::1]:{port}"),
+        ]);
+    }
+    origins.extend(extra.iter().map(|o| o.to_ascii_lowercase()));
+    origins
+}
+
+/// Ctrl-C or SIGTERM (what `kill`, systemd and container runtimes send).
+async fn shutdown_signal() {
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        () = terminate => {}
+    }
+}
+
+async fn serve(
+    address: (&str, u16),
+    config: Arc<Config>,
+    flags: &ServeFlags,
+) -> anyhow::Result<()> {
     let app = Router::new()
         .route(
             "/",
@@ -169,22 +219,50 @@ async fn serve(address: (&str, u16), config: Arc<Config>, open: bool) -> anyhow:
                 page("text/css; charset=utf-8", include_str!("../../../web/style.css"))
             }),
         )
-        .route("/ws", get(websocket))
-        .with_state(config);
+        .route("/ws", get(websocket));
     let listener = tokio::net::TcpListener::bind(address)
         .await
         .with_context(|| format!("cannot listen on {}:{}", address.0, address.1))?;
-    let url = format!("http://{}/", listener.local_addr()?);
-    println!("igroteka serve: open {url} (Ctrl-C stops)");
-    if open {
+    let local = listener.local_addr()?;
+    let origins = Arc::new(allowed_origins(local, &flags.origin));
+    let app = app.with_state(Served { config, origins });
+    let url = format!("http://{local}/");
+    // A closed stdout (`igroteka serve | head -1`) must not stop the server.
+    let mut out = std::io::stdout();
+    let _ = writeln!(out, "igroteka serve: open {url} (Ctrl-C stops)").and_then(|()| out.flush());
+    if flags.open {
         open_browser(&url);
     }
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
-    Ok(())
+    let header_timeout = Duration::from_millis(flags.header_timeout);
+    let shutdown = shutdown_signal();
+    tokio::pin!(shutdown);
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                // A failed accept (too many open files, say) passes.
+                Err(_) => continue,
+            },
+            () = &mut shutdown => return Ok(()),
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let io = hyper_util::rt::TokioIo::new(stream);
+            let connection = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(header_timeout)
+                .serve_connection(io, service)
+                .with_upgrades();
+            let _ = connection.await;
+        });
+    }
+}
+
+/// What every request handler shares.
+#[derive(Clone)]
+struct Served {
+    config: Arc<Config>,
+    origins: Arc<Vec<String>>,
 }
 
 fn page(content_type: &'static str, body: &'static str) -> impl IntoResponse {
@@ -194,15 +272,18 @@ fn page(content_type: &'static str, body: &'static str) -> impl IntoResponse {
 async fn websocket(
     ws: WebSocketUpgrade,
     headers: HeaderMap,
-    State(config): State<Arc<Config>>,
+    State(Served { config, origins }): State<Served>,
 ) -> Response {
-    // Pages of other sites may not start engines here.
+    // Pages of other sites may not start engines here: the origin must be
+    // an address the server listens on, not merely the `Host` the request
+    // names (a DNS-rebinding page names its own).
     let text = |name| headers.get(name).and_then(|value: &HeaderValue| value.to_str().ok());
-    if let Some(origin) = text(header::ORIGIN)
-        && origin.split_once("://").map(|(_, host)| host) != text(header::HOST)
-    {
-        let message = format!("a page of {origin} may not play here");
-        return (StatusCode::FORBIDDEN, message).into_response();
+    if let Some(origin) = text(header::ORIGIN) {
+        let host = origin.split_once("://").map(|(_, host)| host.to_ascii_lowercase());
+        if !host.is_some_and(|host| origins.contains(&host)) {
+            let message = format!("a page of {origin} may not play here");
+            return (StatusCode::FORBIDDEN, message).into_response();
+        }
     }
     ws.max_message_size(MAX_MESSAGE)
         .on_upgrade(move |socket| session::run(socket, config))

@@ -13,7 +13,7 @@ use arena::{EngineSpec, Program};
 use axum::extract::ws::{Message, WebSocket};
 use protocol::{EngineMessage, Go, GuiMessage, PositionBase, Query, SearchInfo};
 use serde_json::Value;
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
 use super::engine::{Engine, EngineError};
@@ -63,17 +63,10 @@ impl From<EngineError> for Fatal {
     }
 }
 
-/// Runs one tab's session until its WebSocket closes.
+/// Runs one tab's session until its WebSocket closes. A tab holds one of
+/// the `--max-games` places only while it has a game: pages that never
+/// start one (or whose game has ended with an error) hold none.
 pub async fn run(mut ws: WebSocket, config: Arc<Config>) {
-    let Ok(_slot) = config.slots.clone().try_acquire_owned() else {
-        let message = format!(
-            "this server runs at most {} games at once (--max-games); close another tab and reload",
-            config.max_games
-        );
-        let _ = send(&mut ws, &Notice::Error { message, restart: false }).await;
-        let _ = ws.send(Message::Close(None)).await;
-        return;
-    };
     let hello = Notice::Hello {
         games: GAMES
             .iter()
@@ -89,17 +82,17 @@ pub async fn run(mut ws: WebSocket, config: Arc<Config>) {
     if send(&mut ws, &hello).await.is_err() {
         return;
     }
-    let mut session = Session { ws, config, game: None };
+    let mut session = Session { ws, config, game: None, slot: None };
     session.serve().await;
-    if let Some(game) = session.game.take() {
-        game.close().await;
-    }
+    session.end_game().await;
 }
 
 struct Session {
     ws: WebSocket,
     config: Arc<Config>,
     game: Option<Game>,
+    /// The place among `--max-games` held while `game` runs.
+    slot: Option<OwnedSemaphorePermit>,
 }
 
 /// The next message of `player`'s engine; never, when a person plays the side.
@@ -134,15 +127,21 @@ impl Session {
                 () = sleep_until(deadline) => self.hung().await,
             };
             if let Err(Fatal(message)) = outcome {
-                if let Some(game) = self.game.take() {
-                    game.close().await;
-                }
+                self.end_game().await;
                 let notice = Notice::Error { message, restart: true };
                 if send(&mut self.ws, &notice).await.is_err() {
                     return;
                 }
             }
         }
+    }
+
+    /// Closes the game's engines and gives its place back.
+    async fn end_game(&mut self) {
+        if let Some(game) = self.game.take() {
+            game.close().await;
+        }
+        self.slot = None;
     }
 
     async fn complain(&mut self, message: &str) -> Result<(), Fatal> {
@@ -158,16 +157,25 @@ impl Session {
         };
         match request {
             Request::New(settings) => {
-                if let Some(game) = self.game.take() {
-                    game.close().await;
-                }
+                self.end_game().await;
+                let Ok(slot) = self.config.slots.clone().try_acquire_owned() else {
+                    return Err(Fatal(format!(
+                        "this server runs at most {} games at once (--max-games): close \
+                         another tab's game and try again",
+                        self.config.max_games
+                    )));
+                };
+                self.slot = Some(slot);
                 // A game that does not start needs no restart: the page asks anew.
                 let notes = match self.start(settings).await {
                     Ok((game, notes)) => {
                         self.game = Some(game);
                         notes
                     }
-                    Err(Fatal(message)) => return self.complain(&message).await,
+                    Err(Fatal(message)) => {
+                        self.slot = None;
+                        return self.complain(&message).await;
+                    }
                 };
                 self.advance().await?;
                 for note in notes {
@@ -184,6 +192,15 @@ impl Session {
     /// the options the engines refused.
     async fn start(&mut self, mut settings: NewGame) -> Result<(Game, Vec<String>), Fatal> {
         let config = Arc::clone(&self.config);
+        // Nothing the page sends may become two protocol lines.
+        let texts = [Some(&settings.game), settings.variant.as_ref(), settings.fen.as_ref()];
+        if let Some(text) =
+            texts.into_iter().flatten().chain(&settings.moves).find(|t| has_break(t))
+        {
+            return Err(Fatal(format!(
+                "{text:?} holds a line break: not a game, variant, position or move"
+            )));
+        }
         let entry = search::find_game(GAMES, &settings.game).map_err(|e| Fatal(e.to_string()))?;
         settings.game = entry.name.to_owned();
         settings.variant.get_or_insert_with(|| entry.default_variant().to_owned());
@@ -193,7 +210,7 @@ impl Session {
             let found = config.engines.iter().find(|e| &e.name == name);
             *spec = Some(found.ok_or_else(|| Fatal(format!("unknown engine '{name}'")))?);
         }
-        let (referee, note) = spawn(&config.referee, &config, &settings).await?;
+        let (referee, note) = spawn(&config.referee, &config, &settings, true).await?;
         let mut notes: Vec<String> = note.into_iter().collect();
         let mut game =
             Game { settings, referee, players: [None, None], thinking: None, game_over: false };
@@ -256,6 +273,9 @@ impl Session {
         };
         if game.game_over || game.thinking.is_some() {
             return self.complain(&format!("'{text}' was not played: it is not your turn")).await;
+        }
+        if has_break(&text) || text.trim().is_empty() {
+            return self.complain(&format!("{text:?} is not a move")).await;
         }
         if !self.is_legal(&text).await? {
             return self.complain(&format!("'{text}' is not a legal move here")).await;
@@ -381,7 +401,7 @@ impl Game {
         self.referee.command(&position, config.timeout).await?;
         for (i, spec) in specs.into_iter().enumerate() {
             let Some(spec) = spec else { continue };
-            let (engine, note) = spawn(spec, config, &self.settings).await?;
+            let (engine, note) = spawn(spec, config, &self.settings, false).await?;
             notes.extend(note);
             let limit = self.settings.sides[i].limit.unwrap_or(Limit::Movetime(1000));
             self.players[i] = Some(Player { engine, limit, abandoned: 0 });
@@ -423,12 +443,14 @@ impl Limit {
 }
 
 /// Starts an engine for the game of `settings` and sets its options;
-/// built-ins also get their `Engine`. One that fails is closed. The options
-/// it refused are returned as a note.
+/// built-ins also get their `Engine`, and a built-in `referee` no endgame
+/// table (it searches nothing). One that fails is closed. The options it
+/// lacks or refused are returned as a note.
 async fn spawn(
     spec: &EngineSpec,
     config: &Config,
     settings: &NewGame,
+    referee: bool,
 ) -> Result<(Engine, Option<String>), Fatal> {
     let mut engine = Engine::spawn(spec, &config.exe)?;
     let mut options = vec![
@@ -438,6 +460,9 @@ async fn spawn(
     ];
     if let Program::Builtin(kind) = &spec.program {
         options.push(("Engine", kind.name().to_owned()));
+        if referee {
+            options.push(("Tablebase", "false".to_owned()));
+        }
     }
     options.extend(spec.options.iter().map(|(name, value)| (name.as_str(), value.clone())));
     match engine.start(&options, config.timeout).await {
@@ -447,6 +472,12 @@ async fn spawn(
             Err(e.into())
         }
     }
+}
+
+/// Whether `text` holds a line break (or another control character), which
+/// no protocol text may.
+fn has_break(text: &str) -> bool {
+    text.contains(char::is_control)
 }
 
 fn json(engine: &str, query: &str, text: &str) -> Result<Value, Fatal> {

@@ -1,0 +1,544 @@
+//! The client side of the protocol (feature `client`): one engine process,
+//! driven the same way by every program that drives engines (the arena, the
+//! browser GUI's server, `match`).
+//!
+//! - The engine runs in a process group of its own; [`EngineProcess::quit`]
+//!   sends `quit`, closes its input, waits a short grace, then ends the whole
+//!   group (SIGTERM, then SIGKILL), so an engine behind a wrapper script
+//!   leaves nothing running. Dropping an [`EngineProcess`] kills the group.
+//! - Lines are read with the engine side's limit ([`MAX_LINE_BYTES`]); a
+//!   longer line or one that is not UTF-8 ends the conversation with
+//!   [`ClientError::Garbage`], at once.
+//! - Every wait has a deadline; a wait that passes it is
+//!   [`ClientError::Timeout`], saying what was awaited.
+//! - What is sent is a typed [`GuiMessage`] and must print as one line: a
+//!   move, position or option text with a line break in it is refused
+//!   ([`ClientError::Unsendable`]), never split into two commands.
+//! - The last lines the engine wrote to stderr are kept and end every error
+//!   message (a crash says why); with a log file, the whole conversation and
+//!   stderr are written there too.
+//! - Memory is bounded: at most [`QUEUED_LINES`] lines wait to be read (the
+//!   engine is then held back by its pipe), each at most [`MAX_LINE_BYTES`].
+
+use std::collections::{BTreeMap, VecDeque};
+use std::fmt;
+use std::fs::File;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, Command};
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use crate::{EngineMessage, GuiMessage, MAX_LINE_BYTES, OptionDecl, ParseError};
+
+/// Lines read from the engine and not yet taken, at most.
+pub const QUEUED_LINES: usize = 1024;
+/// Lines of the engine's stderr kept for error messages.
+pub const STDERR_LINES: usize = 8;
+/// The most characters of one stderr line kept for error messages.
+const STDERR_CHARS: usize = 200;
+/// Lines that are no awaited reply, tolerated per wait.
+pub const MAX_OTHER_LINES: u32 = 10_000;
+
+/// How to start an engine.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineCommand {
+    /// The program.
+    pub program: PathBuf,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Its working directory (default: ours).
+    pub dir: Option<PathBuf>,
+    /// A file to write the whole conversation and the engine's stderr to.
+    pub log: Option<PathBuf>,
+}
+
+/// Why talking to an engine failed. Every variant's message ends with the
+/// last lines the engine wrote to stderr, if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClientError {
+    /// The process could not be started.
+    Spawn {
+        /// What failed.
+        detail: String,
+    },
+    /// The engine closed its output or its input (it exited or crashed).
+    Disconnect {
+        /// What happened, with the exit status when known.
+        detail: String,
+        /// The engine's last stderr lines.
+        stderr: Vec<String>,
+    },
+    /// A deadline passed first.
+    Timeout {
+        /// What was awaited (`readyok`, `bestmove`).
+        awaited: String,
+        /// How long was waited.
+        after: Duration,
+        /// The engine's last stderr lines.
+        stderr: Vec<String>,
+    },
+    /// The engine wrote what is no protocol text: a line over the limit, a
+    /// line that is not UTF-8, or too many lines that are no awaited reply.
+    Garbage {
+        /// What it was.
+        detail: String,
+        /// The engine's last stderr lines.
+        stderr: Vec<String>,
+    },
+    /// A message that would not print as one line.
+    Unsendable {
+        /// The message's text (with its line breaks shown).
+        text: String,
+    },
+}
+
+impl ClientError {
+    /// The engine's last stderr lines, if the error has them.
+    pub fn stderr(&self) -> &[String] {
+        match self {
+            ClientError::Disconnect { stderr, .. }
+            | ClientError::Timeout { stderr, .. }
+            | ClientError::Garbage { stderr, .. } => stderr,
+            ClientError::Spawn { .. } | ClientError::Unsendable { .. } => &[],
+        }
+    }
+}
+
+impl fmt::Display for ClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClientError::Spawn { detail } => f.write_str(detail)?,
+            ClientError::Disconnect { detail, .. } => f.write_str(detail)?,
+            ClientError::Timeout { awaited, after, .. } => {
+                write!(f, "no '{awaited}' within {} ms", after.as_millis())?;
+            }
+            ClientError::Garbage { detail, .. } => f.write_str(detail)?,
+            ClientError::Unsendable { text } => {
+                write!(f, "refused to send {text:?}: it would be more than one line")?;
+            }
+        }
+        let stderr = self.stderr();
+        if !stderr.is_empty() {
+            write!(f, "; stderr: {}", stderr.join(" | "))?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ClientError {}
+
+/// A line the engine wrote: a protocol message, or a line that is none
+/// (ignored, as the protocol asks, unless too many come).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Heard {
+    /// A message.
+    Message(EngineMessage),
+    /// Any other line, with why it is no message.
+    Unreadable(String, ParseError),
+}
+
+/// What `ugi` … `readyok` told: the engine's name, its options, and the
+/// errors the options sent caused.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Handshake {
+    /// `id name`, if given.
+    pub name: Option<String>,
+    /// The declared options, by name.
+    pub options: BTreeMap<String, OptionDecl>,
+    /// The `info string error: ...` texts answered to the options sent.
+    pub errors: Vec<String>,
+    /// The options asked for that the engine does not declare (not sent).
+    pub missing: Vec<String>,
+}
+
+impl Handshake {
+    /// Whether the engine declared option `name` (any case).
+    pub fn declares(&self, name: &str) -> bool {
+        self.options.keys().any(|declared| declared.eq_ignore_ascii_case(name))
+    }
+}
+
+enum Event {
+    Line(String),
+    Garbage(String),
+    Eof,
+}
+
+/// The last stderr lines, and the log file.
+#[derive(Default)]
+struct Tail {
+    lines: VecDeque<String>,
+    log: Option<File>,
+}
+
+type Shared = Arc<Mutex<Tail>>;
+
+fn lock(shared: &Shared) -> std::sync::MutexGuard<'_, Tail> {
+    shared.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn log(shared: &Shared, prefix: &str, text: &str) {
+    if let Some(file) = &mut lock(shared).log {
+        let _ = writeln!(file, "{prefix} {text}");
+    }
+}
+
+/// A running engine process.
+pub struct EngineProcess {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    events: mpsc::Receiver<Event>,
+    group: Option<Pid>,
+    tail: Shared,
+    ended: bool,
+}
+
+impl fmt::Debug for EngineProcess {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EngineProcess").field("group", &self.group).finish_non_exhaustive()
+    }
+}
+
+impl EngineProcess {
+    /// Starts the engine in a process group of its own. Must be called
+    /// within a tokio runtime.
+    ///
+    /// # Errors
+    /// [`ClientError::Spawn`] when the program cannot be started or the log
+    /// file not created.
+    pub fn spawn(command: &EngineCommand) -> Result<EngineProcess, ClientError> {
+        let program = command.program.display().to_string();
+        let log_file = match &command.log {
+            Some(path) => Some(File::create(path).map_err(|e| ClientError::Spawn {
+                detail: format!("cannot create the log {}: {e}", path.display()),
+            })?),
+            None => None,
+        };
+        let mut process = Command::new(&command.program);
+        process.args(&command.args);
+        if let Some(dir) = &command.dir {
+            process.current_dir(dir);
+        }
+        process
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true);
+        let mut child = process.spawn().map_err(|e| {
+            let dir =
+                command.dir.as_ref().map(|d| format!(" in {}", d.display())).unwrap_or_default();
+            ClientError::Spawn { detail: format!("cannot start '{program}'{dir}: {e}") }
+        })?;
+        let group = child.id().and_then(|id| i32::try_from(id).ok()).map(Pid::from_raw);
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            return Err(ClientError::Spawn { detail: format!("'{program}' has no pipes") });
+        };
+        let tail: Shared = Arc::new(Mutex::new(Tail { lines: VecDeque::new(), log: log_file }));
+        log(&tail, "#", &format!("started {program} {}", command.args.join(" ")));
+        let (tx, events) = mpsc::channel(QUEUED_LINES);
+        tokio::spawn(read_lines(BufReader::new(stdout), tx, Arc::clone(&tail)));
+        tokio::spawn(read_stderr(BufReader::new(stderr), Arc::clone(&tail)));
+        Ok(EngineProcess { child, stdin: Some(stdin), events, group, tail, ended: false })
+    }
+
+    /// The engine's last stderr lines (at most [`STDERR_LINES`]).
+    pub fn stderr(&self) -> Vec<String> {
+        lock(&self.tail).lines.iter().cloned().collect()
+    }
+
+    /// Writes one message.
+    ///
+    /// # Errors
+    /// [`ClientError::Unsendable`] for a message that would print as more than
+    /// one line (nothing is sent); [`ClientError::Disconnect`] when the pipe
+    /// is closed.
+    pub async fn send(&mut self, message: &GuiMessage) -> Result<(), ClientError> {
+        let text = message.to_string();
+        if text.contains(['\n', '\r']) {
+            return Err(ClientError::Unsendable { text });
+        }
+        log(&self.tail, ">", &text);
+        let line = format!("{text}\n");
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(self.disconnect("its input is closed").await);
+        };
+        let write = async {
+            stdin.write_all(line.as_bytes()).await?;
+            stdin.flush().await
+        };
+        match write.await {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.disconnect(&format!("writing '{text}': {e}")).await),
+        }
+    }
+
+    /// The next line before `deadline`; `None` when the deadline passes
+    /// first. Cancel-safe, so it can wait in a `select!`.
+    ///
+    /// # Errors
+    /// [`ClientError::Disconnect`] at the end of output,
+    /// [`ClientError::Garbage`] for bytes that are no text line.
+    pub async fn next_line(&mut self, deadline: Instant) -> Result<Option<Heard>, ClientError> {
+        match tokio::time::timeout_at(deadline, self.events.recv()).await {
+            Err(_) => Ok(None),
+            Ok(Some(Event::Line(line))) => Ok(Some(match line.parse() {
+                Ok(message) => Heard::Message(message),
+                Err(e) => Heard::Unreadable(line, e),
+            })),
+            Ok(Some(Event::Garbage(detail))) => {
+                Err(ClientError::Garbage { detail, stderr: self.stderr() })
+            }
+            Ok(Some(Event::Eof) | None) => Err(self.disconnect("it closed its output").await),
+        }
+    }
+
+    /// Waits until `deadline` for the first message `wanted` accepts (named
+    /// `awaited` in errors), giving every other message to `others`.
+    ///
+    /// # Errors
+    /// [`ClientError::Timeout`] when `deadline` passes first; the errors of
+    /// [`next_line`](Self::next_line); [`ClientError::Garbage`] after more
+    /// than [`MAX_OTHER_LINES`] other lines.
+    pub async fn expect<T>(
+        &mut self,
+        awaited: &str,
+        deadline: Instant,
+        mut wanted: impl FnMut(&EngineMessage) -> Option<T>,
+        mut others: impl FnMut(EngineMessage),
+    ) -> Result<T, ClientError> {
+        let started = Instant::now();
+        let mut count = 0;
+        loop {
+            match self.next_line(deadline).await? {
+                Some(Heard::Message(message)) => match wanted(&message) {
+                    Some(found) => return Ok(found),
+                    None => others(message),
+                },
+                Some(Heard::Unreadable(..)) => {}
+                None => {
+                    return Err(ClientError::Timeout {
+                        awaited: awaited.to_owned(),
+                        after: started.elapsed(),
+                        stderr: self.stderr(),
+                    });
+                }
+            }
+            count += 1;
+            if count > MAX_OTHER_LINES {
+                return Err(ClientError::Garbage {
+                    detail: format!("more than {MAX_OTHER_LINES} lines without '{awaited}'"),
+                    stderr: self.stderr(),
+                });
+            }
+        }
+    }
+
+    /// `isready`, then the messages before `readyok` (within `timeout`).
+    ///
+    /// # Errors
+    /// As [`expect`](Self::expect).
+    pub async fn sync(&mut self, timeout: Duration) -> Result<Vec<EngineMessage>, ClientError> {
+        self.send(&GuiMessage::IsReady).await?;
+        let mut before = Vec::new();
+        let ready = |m: &EngineMessage| (*m == EngineMessage::ReadyOk).then_some(());
+        let deadline = Instant::now() + timeout;
+        self.expect("readyok", deadline, ready, |m| before.push(m)).await?;
+        Ok(before)
+    }
+
+    /// `ugi` … `ugiok` (the name and declared options), then `setoption` for
+    /// each of `options` the engine declares (the others are listed in
+    /// [`Handshake::missing`], not sent), then `isready` … `readyok`,
+    /// collecting the errors the options caused.
+    ///
+    /// # Errors
+    /// As [`expect`](Self::expect), each wait within `timeout`.
+    pub async fn handshake(
+        &mut self,
+        options: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<Handshake, ClientError> {
+        self.send(&GuiMessage::Ugi).await?;
+        let mut handshake = Handshake::default();
+        let ok = |m: &EngineMessage| (*m == EngineMessage::UgiOk).then_some(());
+        let deadline = Instant::now() + timeout;
+        self.expect("ugiok", deadline, ok, |m| match m {
+            EngineMessage::IdName(name) => handshake.name = Some(name),
+            EngineMessage::Option(decl) => {
+                handshake.options.insert(decl.name.clone(), decl);
+            }
+            _ => {}
+        })
+        .await?;
+        for (name, value) in options {
+            if !handshake.declares(name) {
+                handshake.missing.push(name.clone());
+                continue;
+            }
+            let set = GuiMessage::SetOption { name: name.clone(), value: Some(value.clone()) };
+            self.send(&set).await?;
+        }
+        handshake.errors = errors(&self.sync(timeout).await?);
+        Ok(handshake)
+    }
+
+    /// Ends the engine: `quit`, its input closed, `grace` to exit; then, if
+    /// the engine or anything it started is still running, SIGTERM and,
+    /// 200 ms later, SIGKILL to its whole process group (so grandchildren
+    /// end too); then reaps it. Never fails.
+    pub async fn quit(mut self, grace: Duration) {
+        let _ = self.send(&GuiMessage::Quit).await;
+        self.stdin = None;
+        let exited = tokio::time::timeout(grace, self.child.wait()).await.is_ok();
+        log(&self.tail, "#", if exited { "exited after quit" } else { "ignored quit" });
+        if self.group_alive() {
+            self.kill_group(Some(Signal::SIGTERM));
+            let _ = tokio::time::timeout(Duration::from_millis(200), self.child.wait()).await;
+            self.kill_group(Some(Signal::SIGKILL));
+            let _ = tokio::time::timeout(Duration::from_millis(500), self.child.wait()).await;
+        }
+        self.ended = true;
+    }
+
+    /// Whether any process of the engine's group is still there.
+    fn group_alive(&self) -> bool {
+        self.group.is_some_and(|group| killpg(group, None).is_ok())
+    }
+
+    /// Sends `signal` to the engine's process group (nothing if it has none
+    /// left).
+    fn kill_group(&self, signal: Option<Signal>) {
+        if let Some(group) = self.group {
+            let _ = killpg(group, signal);
+        }
+    }
+
+    async fn disconnect(&mut self, what: &str) -> ClientError {
+        let status = tokio::time::timeout(Duration::from_millis(200), self.child.wait()).await;
+        let detail = match status {
+            Ok(Ok(status)) => format!("the engine is gone: {what} ({status})"),
+            _ => format!("the engine is gone: {what}"),
+        };
+        // Give its last stderr lines a moment to arrive.
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        ClientError::Disconnect { detail, stderr: self.stderr() }
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        if !self.ended {
+            self.kill_group(Some(Signal::SIGKILL));
+        }
+    }
+}
+
+/// The texts of the `info string error: ...` lines among `answers`.
+pub fn errors(answers: &[EngineMessage]) -> Vec<String> {
+    answers
+        .iter()
+        .filter_map(|answer| match answer {
+            EngineMessage::InfoString(text) => text.strip_prefix("error: ").map(str::to_owned),
+            _ => None,
+        })
+        .collect()
+}
+
+async fn read_lines<R: AsyncRead + Unpin>(
+    mut reader: BufReader<R>,
+    tx: mpsc::Sender<Event>,
+    tail: Shared,
+) {
+    let mut line = Vec::new();
+    loop {
+        let chunk = match reader.fill_buf().await {
+            Ok([]) | Err(_) => {
+                let _ = tx.send(Event::Eof).await;
+                return;
+            }
+            Ok(chunk) => chunk,
+        };
+        let (take, complete) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        line.extend_from_slice(&chunk[..take]);
+        reader.consume(take);
+        if line.len() > MAX_LINE_BYTES + 1 {
+            let limit = MAX_LINE_BYTES >> 10;
+            let _ = tx.send(Event::Garbage(format!("a line longer than {limit} KiB"))).await;
+            return;
+        }
+        if complete {
+            let event = match std::str::from_utf8(&line) {
+                Ok(text) => {
+                    let text = text.trim_end_matches(['\n', '\r']);
+                    log(&tail, "<", text);
+                    Event::Line(text.to_owned())
+                }
+                Err(e) => Event::Garbage(format!(
+                    "a line that is not UTF-8 (byte {} of {})",
+                    e.valid_up_to() + 1,
+                    line.len()
+                )),
+            };
+            let garbage = matches!(event, Event::Garbage(_));
+            if tx.send(event).await.is_err() || garbage {
+                return;
+            }
+            line.clear();
+        }
+    }
+}
+
+async fn read_stderr<R: AsyncRead + Unpin>(mut reader: BufReader<R>, tail: Shared) {
+    // Only the start of each line is kept: an engine that writes without
+    // line breaks costs nothing but the bytes skipped.
+    let mut line = Vec::new();
+    loop {
+        let chunk = match reader.fill_buf().await {
+            Ok([]) | Err(_) => break,
+            Ok(chunk) => chunk,
+        };
+        let (take, complete) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        let room = (4 * STDERR_CHARS).saturating_sub(line.len());
+        line.extend_from_slice(&chunk[..take.min(room)]);
+        reader.consume(take);
+        if complete {
+            keep_stderr(&tail, &line);
+            line.clear();
+        }
+    }
+    if !line.is_empty() {
+        keep_stderr(&tail, &line);
+    }
+}
+
+fn keep_stderr(tail: &Shared, line: &[u8]) {
+    let text = String::from_utf8_lossy(line);
+    let text = text.trim_end();
+    log(tail, "!", text);
+    let mut kept: String = text.chars().take(STDERR_CHARS).collect();
+    if kept.len() < text.len() {
+        kept.push('…');
+    }
+    let mut tail = lock(tail);
+    if tail.lines.len() == STDERR_LINES {
+        tail.lines.pop_front();
+    }
+    tail.lines.push_back(kept);
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command of the README: installs what the tests need on a fresh
 # machine (Debian's chromium for the browser tests, GNU parallel for the
-# documented sharding recipe), then runs every test of the workspace.
+# documented sharding recipe), then runs every test of the workspace and of
+# the Python package (python/test.sh makes its own virtualenv from PyPI).
 # Run it as root or with sudo rights on a fresh machine; where the tools are
 # already there it installs nothing.
 set -euo pipefail
@@ -18,3 +19,8 @@ if ((${#missing[@]})); then
 fi
 
 cargo test --workspace --locked
+
+# The Python package (python/, outside the cargo workspace): built into a
+# virtualenv of its own with its pinned test requirements, then pytest
+# (OpenSpiel's random_sim_test, PettingZoo's api_test, ...).
+bash python/test.sh

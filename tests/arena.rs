@@ -125,3 +125,292 @@ fn the_balanced_city_openings_are_legal_and_undecided() {
     ]);
     assert!(ok, "{err}");
 }
+
+/// The moves of each game of a JSONL file.
+fn move_lists(jsonl: &std::path::Path) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(jsonl).expect("jsonl written");
+    text.lines()
+        .map(|line| {
+            let record: serde_json::Value = serde_json::from_str(line).expect("a record");
+            serde_json::from_value(record["moves"].clone()).expect("moves")
+        })
+        .collect()
+}
+
+/// The built-ins take a seed per game: random against random and MCTS
+/// against MCTS play distinct games, and another `--seed` other games.
+#[test]
+fn built_in_players_play_distinct_games_seeded_by_the_tournament() {
+    let dir = scratch("seeds");
+    for (kind, limit) in [("random", "nodes=1"), ("mcts", "nodes=50")] {
+        let run = |seed: &str| {
+            let jsonl = dir.join(format!("{kind}-{seed}.jsonl"));
+            let (ok, _, err) = arena(&[
+                "--game",
+                "focus",
+                "--engine",
+                &format!("builtin={kind}"),
+                "--engine",
+                "name=other",
+                &format!("builtin={kind}"),
+                "--each",
+                limit,
+                "--max-plies",
+                "60",
+                "--rounds",
+                "2",
+                "--seed",
+                seed,
+                "--quiet",
+                "--jsonl",
+                jsonl.to_str().expect("utf-8 path"),
+            ]);
+            assert!(ok, "{err}");
+            move_lists(&jsonl)
+        };
+        let games = run("1");
+        let distinct: std::collections::HashSet<&Vec<String>> = games.iter().collect();
+        assert_eq!((games.len(), distinct.len()), (4, 4), "{kind}: {games:?}");
+        assert_ne!(run("2"), games, "{kind}: another --seed, other games");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A scratch directory for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("igroteka-arena-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+// ---- the recipes of docs/arena.md, run as written ----------------------------
+
+/// docs/arena.md.
+fn arena_doc() -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/arena.md");
+    std::fs::read_to_string(path).expect("docs/arena.md")
+}
+
+/// The fenced code blocks of `doc` in language `lang`.
+fn code_blocks(doc: &str, lang: &str) -> Vec<String> {
+    let fence = format!("```{lang}\n");
+    doc.split(&fence)
+        .skip(1)
+        .filter_map(|rest| rest.split_once("\n```").map(|(block, _)| format!("{block}\n")))
+        .collect()
+}
+
+/// The one block of `blocks` that contains `marker`.
+fn block_with<'a>(blocks: &'a [String], marker: &str) -> &'a str {
+    let found: Vec<&String> = blocks.iter().filter(|b| b.contains(marker)).collect();
+    assert_eq!(found.len(), 1, "one block with '{marker}': {found:?}");
+    found[0]
+}
+
+/// The block of the recipes' common flags: `ARGS='...'` alone.
+fn args_block(blocks: &[String]) -> &str {
+    let found: Vec<&String> = blocks.iter().filter(|b| b.starts_with("ARGS='")).collect();
+    assert_eq!(found.len(), 1, "one block of common flags: {found:?}");
+    found[0]
+}
+
+/// The recipes' tournament made small: the clock becomes 20 nodes a move, 200
+/// rounds two, and games stop at 60 plies. Every replacement must apply, so
+/// a change of the documented flags is noticed here.
+fn small_settings(text: &str) -> String {
+    let mut text = text.to_owned();
+    for (from, to) in [("tc=10+0.1", "nodes=20"), ("--rounds 200", "--rounds 2 --max-plies 60")] {
+        assert!(text.contains(from), "'{from}' is no longer in:\n{text}");
+        text = text.replace(from, to);
+    }
+    text
+}
+
+/// A directory for a recipe, with `igroteka` (this build) and `srun` (which
+/// runs its command here, as a one-node Slurm would) on `PATH` first.
+fn recipe_dir(name: &str) -> (std::path::PathBuf, String) {
+    use std::os::unix::fs::PermissionsExt;
+
+    let dir = scratch(name);
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).expect("bin dir");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_igroteka"), bin.join("igroteka"))
+        .expect("igroteka linked");
+    let srun = bin.join("srun");
+    std::fs::write(&srun, "#!/bin/sh\nexec \"$@\"\n").expect("srun written");
+    std::fs::set_permissions(&srun, std::fs::Permissions::from_mode(0o755)).expect("srun mode");
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    (dir, path)
+}
+
+/// Runs `script` with `shell -c` in `dir`, with `PATH` and `env`; its stdout.
+fn run_script(
+    shell: &str,
+    script: &str,
+    dir: &std::path::Path,
+    path: &str,
+    env: &[(&str, String)],
+) -> String {
+    let out = Command::new(shell)
+        .arg("-c")
+        .arg(script)
+        .current_dir(dir)
+        .env("PATH", path)
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .output()
+        .expect("the shell runs");
+    let (stdout, stderr) =
+        (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{script}\nstdout: {stdout}\nstderr: {stderr}");
+    stdout.into_owned()
+}
+
+/// The standings the recipes' tournament must reach: the same tournament
+/// unsharded, merged (played once for all the recipes' tests).
+fn unsharded_standings() -> &'static str {
+    static STANDINGS: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    STANDINGS.get_or_init(play_unsharded)
+}
+
+fn play_unsharded() -> String {
+    let blocks = code_blocks(&arena_doc(), "sh");
+    let args = args_block(&blocks);
+    let (dir, path) = recipe_dir("unsharded");
+    let script = format!(
+        "{}igroteka arena $ARGS --concurrency 2 --jsonl whole.jsonl --quiet >/dev/null\n\
+         igroteka arena merge whole.jsonl",
+        small_settings(args)
+    );
+    let standings = run_script("bash", &script, &dir, &path, &[]);
+    assert!(standings.starts_with("Games: 4 "), "{standings}");
+    standings
+}
+
+/// The GNU parallel recipe, as written (GNU parallel from Debian, which
+/// `tools/scripts/test.sh` installs), after the common `ARGS`.
+#[test]
+fn the_gnu_parallel_recipe_runs_as_written() {
+    let parallel = Command::new("parallel").arg("--version").output();
+    assert!(
+        parallel.is_ok_and(|out| out.status.success()),
+        "this test runs the documented GNU parallel recipe: install GNU parallel \
+         (apt-get install parallel), as `bash tools/scripts/test.sh` does"
+    );
+    let blocks = code_blocks(&arena_doc(), "sh");
+    let args = args_block(&blocks);
+    assert_eq!(args.lines().count(), 1, "ARGS on one line: {args}");
+    let recipe = block_with(&blocks, "| parallel ");
+    let (dir, path) = recipe_dir("parallel");
+    let script = format!("set -e\n{}{recipe}", small_settings(args));
+    let merged = run_script("bash", &script, &dir, &path, &[]);
+    for i in 1..=8 {
+        assert!(dir.join(format!("shard-{i}.jsonl")).exists(), "shard {i} written");
+    }
+    let joblog = std::fs::read_to_string(dir.join("arena.joblog")).expect("a job log");
+    assert_eq!(joblog.lines().count(), 9, "a header and 8 jobs: {joblog}");
+    // Each job prints its shard's standings; the merge's come last.
+    assert!(merged.ends_with(unsharded_standings()), "{merged}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The Slurm script: its `#SBATCH` lines ask for what any node has, and its
+/// commands, run for every array index (`srun` running its command here),
+/// then the merge, give the unsharded tournament; a requeued task resumes.
+#[test]
+fn the_slurm_recipe_runs_as_written() {
+    let doc = arena_doc();
+    let blocks = code_blocks(&doc, "sh");
+    let script = block_with(&blocks, "#SBATCH");
+    assert!(script.starts_with("#!/bin/bash\n"), "{script}");
+    let mut tasks = 0;
+    for line in script.lines().filter(|l| l.starts_with("#SBATCH")) {
+        let (key, value) = line
+            .strip_prefix("#SBATCH --")
+            .and_then(|rest| rest.split_once('='))
+            .unwrap_or_else(|| panic!("'{line}' is not #SBATCH --key=value"));
+        match key {
+            "array" => {
+                let (first, last) = value.split_once('-').expect("--array=1-N");
+                assert_eq!(first, "1");
+                tasks = last.parse().expect("N");
+            }
+            "cpus-per-task" => assert_eq!(value, "1", "one CPU, which every node has"),
+            "job-name" | "time" | "output" => {}
+            other => panic!("an #SBATCH option this test does not know: {other}"),
+        }
+    }
+    assert!(script.contains(&format!("--shard ${{SLURM_ARRAY_TASK_ID}}/{tasks}")), "{script}");
+    assert!(script.contains(args_block(&blocks)), "the common flags: {script}");
+    let (dir, path) = recipe_dir("slurm");
+    let script = small_settings(script);
+    let task = |index: u32| {
+        let env =
+            [("SLURM_ARRAY_TASK_ID", index.to_string()), ("SLURM_CPUS_PER_TASK", "1".to_owned())];
+        run_script("bash", &format!("set -e\n{script}"), &dir, &path, &env)
+    };
+    std::thread::scope(|scope| {
+        let task = &task;
+        let runs: Vec<_> = (1..=tasks).map(|i| scope.spawn(move || task(i))).collect();
+        runs.into_iter().for_each(|run| drop(run.join().expect("a task ran")));
+    });
+    task(1);
+    let merge = block_with(&blocks, "igroteka arena merge results/");
+    assert_eq!(run_script("bash", merge, &dir, &path, &[]), unsharded_standings());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The Kubernetes job: an indexed job of N pods asking for one CPU each,
+/// whose command, run for every `JOB_COMPLETION_INDEX` by `/bin/sh -c` as
+/// the pod runs it (the volume a directory here), then the documented
+/// merge, give the unsharded tournament.
+#[test]
+fn the_kubernetes_recipe_runs_as_written() {
+    let doc = arena_doc();
+    let yaml = code_blocks(&doc, "yaml");
+    assert_eq!(yaml.len(), 1, "{yaml:?}");
+    let yaml = &yaml[0];
+    let field = |name: &str| {
+        yaml.lines()
+            .find_map(|l| l.trim().strip_prefix(&format!("{name}: ")))
+            .unwrap_or_else(|| panic!("no {name} in {yaml}"))
+            .trim()
+            .to_owned()
+    };
+    let pods: u32 = field("completions").parse().expect("completions: N");
+    assert_eq!(field("parallelism"), pods.to_string());
+    assert_eq!(field("completionMode"), "Indexed");
+    assert_eq!(field("command"), r#"["/bin/sh", "-c"]"#);
+    assert_eq!(field("requests"), r#"{ cpu: "1" }"#, "one CPU, which every node has");
+    // `args: - >` folds the more indented lines below it into one line.
+    let mut lines = yaml.lines().skip_while(|l| l.trim() != "- >").skip(1);
+    let first = lines.next().expect("the folded command");
+    let indent = first.len() - first.trim_start().len();
+    let folded: Vec<&str> = std::iter::once(first)
+        .chain(lines.take_while(|l| l.len() - l.trim_start().len() >= indent))
+        .map(str::trim)
+        .collect();
+    let command = folded.join(" ");
+    assert!(command.contains(&format!("--shard $I/{pods}")), "{command}");
+    let (dir, path) = recipe_dir("kubernetes");
+    let volume = dir.join("results");
+    std::fs::create_dir_all(&volume).expect("the volume");
+    let command = small_settings(&command).replace("/results", &volume.display().to_string());
+    std::thread::scope(|scope| {
+        let runs: Vec<_> = (0..pods)
+            .map(|index| {
+                let (command, dir, path) = (&command, &dir, &path);
+                scope.spawn(move || {
+                    let env = [("JOB_COMPLETION_INDEX", index.to_string())];
+                    run_script("/bin/sh", command, dir, path, &env)
+                })
+            })
+            .collect();
+        runs.into_iter().for_each(|run| drop(run.join().expect("a pod ran")));
+    });
+    let merge = "igroteka arena merge /results/shard-*.jsonl";
+    assert!(doc.contains(&format!("`{merge}`")), "the documented merge");
+    let merge = merge.replace("/results", &volume.display().to_string());
+    assert_eq!(run_script("/bin/sh", &merge, &dir, &path, &[]), unsharded_standings());
+    let _ = std::fs::remove_dir_all(&dir);
+}

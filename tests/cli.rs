@@ -143,15 +143,13 @@ fn replay_reproduces_match_results_for_every_game() {
             .map(|l| l.split_whitespace().nth(2).expect("a move"))
             .collect();
         let result = text.lines().last().expect("a result line");
-        let mut args = vec!["replay", "--game", game.as_str()];
+        let mut args = vec!["replay", "--game", game.as_str(), "--max-plies", "400"];
         args.extend(&moves);
         let replay = igroteka(&args);
         assert!(replay.status.success(), "{game}: {}", stderr(&replay));
         let replayed = stdout(&replay);
         let replay_result = replayed.lines().last().expect("result line");
-        // A game stopped at the cap goes on for replay, which has no cap.
-        let capped = moves.len() == 400 && replay_result == "result *";
-        assert!(replay_result == result || capped, "{game}: {replay_result} vs {result}");
+        assert_eq!(replay_result, result, "{game}");
         assert!(replayed.starts_with("position "), "{game}: {replayed}");
     }
 }
@@ -268,6 +266,8 @@ fn small_arena(dir: &std::path::Path) -> Vec<String> {
         "builtin=random",
         "--rounds",
         "1",
+        "--max-plies",
+        "30",
         "--pgnout",
         &path("games.pgn"),
         "--jsonl",
@@ -340,10 +340,9 @@ fn replay_reads_the_arena_pgn_and_refuses_tokens_that_are_not_moves() {
             .find_map(|l| l.strip_prefix("[Result \""))
             .and_then(|r| r.strip_suffix("\"]"))
             .expect("a Result tag");
-        let capped = record.contains("[Termination \"max plies\"]");
+        // The record's `MaxPlies` tag ends a capped game as the arena did.
         let last = stdout(&replay).lines().last().unwrap_or_default().to_owned();
-        let expected = if capped { "result *".to_owned() } else { format!("result {result}") };
-        assert!(last.starts_with(&expected), "{last} for {record}");
+        assert!(last.starts_with(&format!("result {result}")), "{last} for {record}");
     }
     let _ = std::fs::remove_dir_all(&dir);
     // A move typed in full-width letters is refused with its number, not dropped.
@@ -386,5 +385,110 @@ fn arena_progress_lines_number_games_as_the_jsonl_ids() {
     ids.sort_unstable();
     assert_eq!(ids.len(), 2, "{records}");
     assert_eq!(progress, ids, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn perft_refuses_a_depth_beyond_the_engines_limit() {
+    let out = igroteka(&["perft", "--game", "otrazhenie", "--depth", "70"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("70 is not in 0..=64"), "{}", stderr(&out));
+}
+
+/// `yes a1-a2 | igroteka replay`: the record is checked as it is read, so the
+/// refused second move ends the command before much of the input is read.
+#[test]
+fn replay_stops_reading_at_the_first_refused_move() {
+    let mut child = spawn(&["replay", "--game", "otrazhenie"]);
+    let mut input = child.stdin.take().expect("stdin");
+    let total = 256 << 20;
+    let writer = std::thread::spawn(move || {
+        let chunk = "a1-a2\n".repeat(1 << 14);
+        let mut written = 0;
+        while written < total && input.write_all(chunk.as_bytes()).is_ok() {
+            written += chunk.len();
+        }
+        written
+    });
+    let out = child.wait_with_output().expect("igroteka runs");
+    let written = writer.join().expect("the writer ends");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("move 2 (a1-a2) refused"), "{}", stderr(&out));
+    assert!(written < 16 << 20, "{written} bytes read before the refusal");
+}
+
+/// A record as Cute Games writes it for a game from the start position:
+/// `[FEN "startpos"]`; a byte-order mark before the first tag; a second
+/// `FEN` tag is refused, not ignored.
+#[test]
+fn replay_reads_cute_games_records_and_refuses_two_fen_tags() {
+    let direct = igroteka(&["replay", "--game", "otrazhenie", "a1-a5", "h8-h6"]);
+    let record =
+        "\u{feff}[Event \"cute\"]\n[FEN \"startpos\"]\n[SetUp \"1\"]\n\n1. a1-a5 h8-h6 *\n";
+    let cute = igroteka_with_input(&["replay", "--game", "otrazhenie"], record);
+    assert!(cute.status.success(), "{}", stderr(&cute));
+    assert_eq!(stdout(&cute), stdout(&direct));
+    let bom_before_a_move =
+        igroteka_with_input(&["replay", "--game", "otrazhenie"], "\u{feff}a1-a5");
+    assert!(bom_before_a_move.status.success(), "{}", stderr(&bom_before_a_move));
+    let two = "[FEN \"startpos\"]\n[FEN \"B7/8/8/8/8/8/8/7W w\"]\na1-a5\n";
+    let out = igroteka_with_input(&["replay", "--game", "otrazhenie"], two);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("two [FEN] tags"), "{}", stderr(&out));
+}
+
+/// A ply cap in the record (`[MaxPlies "N"]`, as the arena's PGN writes it)
+/// or on the command line ends the game where it ended: adjudicated, and no
+/// move after it.
+#[test]
+fn replay_honours_the_ply_cap_of_the_record() {
+    let moves = "1. a1-a5 h8-h6 2. h1-h2 *";
+    let capped = igroteka_with_input(
+        &["replay", "--game", "otrazhenie"],
+        &format!("[MaxPlies \"2\"]\n{moves}"),
+    );
+    assert_eq!(capped.status.code(), Some(1));
+    assert!(stdout(&capped).ends_with("result 1/2-1/2 reason ply limit\n"), "{}", stdout(&capped));
+    assert!(stderr(&capped).contains("move 3 (h1-h2) comes after the end"), "{}", stderr(&capped));
+    let flag = igroteka(&["replay", "--game", "otrazhenie", "--max-plies", "2", "a1-a5", "h8-h6"]);
+    assert!(flag.status.success());
+    assert_eq!(stdout(&flag).lines().last(), Some("result 1/2-1/2 reason ply limit"));
+    // 0, as everywhere: no cap; the flag wins over the tag.
+    let uncapped = igroteka_with_input(
+        &["replay", "--game", "otrazhenie", "--max-plies", "0"],
+        &format!("[MaxPlies \"2\"]\n{moves}"),
+    );
+    assert!(uncapped.status.success(), "{}", stderr(&uncapped));
+    assert_eq!(stdout(&uncapped).lines().last(), Some("result *"));
+}
+
+/// `--max-plies 0` means no cap everywhere; where a game may then go on for
+/// ever, the command says so before it starts: `tune datagen` here (the
+/// arena's own test is in `tools/arena`).
+#[test]
+fn a_self_play_without_a_ply_cap_is_warned_about() {
+    use std::io::BufRead;
+
+    let dir = scratch("nocap");
+    let out = dir.join("positions.jsonl");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_igroteka"))
+        .args(["tune", "datagen", "--game", "focus", "--games", "1", "--max-plies", "0"])
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("igroteka starts");
+    let stderr = std::io::BufReader::new(child.stderr.take().expect("stderr"));
+    let (found, warning) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let line = stderr.lines().map_while(Result::ok).find(|l| l.contains("no ply cap"));
+        let _ = found.send(line);
+    });
+    let warning = warning.recv_timeout(std::time::Duration::from_secs(30));
+    let _ = child.kill();
+    let _ = child.wait();
+    let warning = warning.ok().flatten().expect("a warning before the games");
+    assert!(warning.contains("for ever") && warning.contains("400 plies"), "{warning}");
     let _ = std::fs::remove_dir_all(&dir);
 }

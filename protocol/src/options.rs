@@ -19,6 +19,8 @@ struct Spin {
 
 const HASH: Spin = Spin { name: "Hash", default: 16, min: 1, max: 1024 };
 const THREADS: Spin = Spin { name: "Threads", default: 1, min: 1, max: 256 };
+// 31 bits, as GUIs that keep spins in 32-bit integers (cutechess) can read;
+// the arena brings its 64-bit per-game seeds into the declared range.
 const SEED: Spin = Spin { name: "Seed", default: 0, min: 0, max: 2_147_483_647 };
 const MOVE_OVERHEAD: Spin = Spin { name: "MoveOverhead", default: 50, min: 0, max: 10_000 };
 const MAX_PLIES: Spin = Spin { name: "MaxPlies", default: 0, min: 0, max: 1_000_000 };

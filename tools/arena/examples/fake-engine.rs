@@ -21,6 +21,9 @@ use protocol::{
 };
 use search::{EngineKind, GameEntry, Limits, Memory, SearchGame, Think};
 
+/// The largest `Seed` the fake engine takes (it declares `0..MAX_SEED`).
+const MAX_SEED: u64 = 1_000_000_000;
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let flag =
@@ -46,13 +49,27 @@ fn main() {
                 vec![EngineMessage::ReadyOk]
             }
             Ok(GuiMessage::SetOption { name, value }) => {
+                // As the real engine: a value out of the declared range or an
+                // unknown option is answered with an error and changes nothing.
                 let value = value.unwrap_or_default();
                 if name.eq_ignore_ascii_case("engine") {
                     think.engine = value.parse().unwrap_or(EngineKind::Random);
+                    continue;
                 } else if name.eq_ignore_ascii_case("seed") {
-                    think.seed = value.parse().unwrap_or(0);
+                    match value.parse() {
+                        Ok(seed) if seed <= MAX_SEED => {
+                            think.seed = seed;
+                            continue;
+                        }
+                        _ => vec![EngineMessage::InfoString(format!(
+                            "error: Seed: bad value '{value}' (0 to {MAX_SEED})"
+                        ))],
+                    }
+                } else if name.eq_ignore_ascii_case("maxplies") {
+                    continue;
+                } else {
+                    vec![EngineMessage::InfoString(format!("error: unknown option '{name}'"))]
                 }
-                continue;
             }
             Ok(GuiMessage::NewGame) => {
                 pos = start();
@@ -133,7 +150,7 @@ fn identify() -> Vec<EngineMessage> {
         }),
         EngineMessage::Option(OptionDecl {
             name: "Seed".to_owned(),
-            kind: OptionKind::Spin { default: 0, min: 0, max: 1_000_000_000 },
+            kind: OptionKind::Spin { default: 0, min: 0, max: MAX_SEED as i64 },
         }),
         EngineMessage::UgiOk,
     ]

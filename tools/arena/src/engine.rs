@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
-use protocol::{EngineMessage, GuiMessage, ParseError};
+use protocol::{EngineMessage, GuiMessage, OptionDecl, ParseError};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
@@ -147,7 +147,7 @@ impl Engine {
         &mut self,
         name: &str,
         timeout: Duration,
-        wanted: impl Fn(EngineMessage) -> Option<T>,
+        mut wanted: impl FnMut(EngineMessage) -> Option<T>,
     ) -> Result<T, Fault> {
         let deadline = Instant::now() + timeout;
         let mut others = 0;
@@ -184,25 +184,6 @@ impl Engine {
         self.send(&GuiMessage::IsReady).await?;
         let ready = |m| (m == EngineMessage::ReadyOk).then_some(());
         self.expect(&EngineMessage::ReadyOk.to_string(), timeout, ready).await
-    }
-
-    /// `ugi` … `ugiok`, the options, `isready` … `readyok`.
-    ///
-    /// # Errors
-    /// As [`expect`](Self::expect).
-    pub async fn handshake(
-        &mut self,
-        options: &[(String, String)],
-        timeout: Duration,
-    ) -> Result<(), Fault> {
-        self.send(&GuiMessage::Ugi).await?;
-        let ok = |m| (m == EngineMessage::UgiOk).then_some(());
-        self.expect(&EngineMessage::UgiOk.to_string(), timeout, ok).await?;
-        for (name, value) in options {
-            let set = GuiMessage::SetOption { name: name.clone(), value: Some(value.clone()) };
-            self.send(&set).await?;
-        }
-        self.sync(timeout).await
     }
 
     /// Asks the engine to quit and leaves it a moment before it is killed.
@@ -257,4 +238,62 @@ async fn read_lines<R: AsyncBufReadExt + Unpin>(mut reader: R, tx: mpsc::Unbound
             line.clear();
         }
     }
+}
+
+// Options: what an engine declares and what it refuses. Kept apart from the
+// process handling above, which the protocol crate's client will take over.
+impl Engine {
+    /// `ugi` … `ugiok`; returns the options the engine declared on the way.
+    ///
+    /// # Errors
+    /// As [`expect`](Self::expect).
+    pub async fn identify(&mut self, timeout: Duration) -> Result<Vec<OptionDecl>, Fault> {
+        self.send(&GuiMessage::Ugi).await?;
+        let mut declared = Vec::new();
+        let ok = |m| match m {
+            EngineMessage::UgiOk => Some(()),
+            EngineMessage::Option(decl) => {
+                declared.push(decl);
+                None
+            }
+            _ => None,
+        };
+        self.expect(&EngineMessage::UgiOk.to_string(), timeout, ok).await?;
+        Ok(declared)
+    }
+
+    /// Sends `setoption` for each of `options`, then `isready` … `readyok`;
+    /// returns the `info string error: ...` lines the engine wrote in
+    /// between (the protocol's answer to an option it refuses): empty when
+    /// it took them all.
+    ///
+    /// # Errors
+    /// As [`expect`](Self::expect).
+    pub async fn configure(
+        &mut self,
+        options: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<Vec<String>, Fault> {
+        for (name, value) in options {
+            let set = GuiMessage::SetOption { name: name.clone(), value: Some(value.clone()) };
+            self.send(&set).await?;
+        }
+        self.send(&GuiMessage::IsReady).await?;
+        let mut refused = Vec::new();
+        let ready = |m| match m {
+            EngineMessage::ReadyOk => Some(()),
+            EngineMessage::InfoString(text) if is_error(&text) => {
+                refused.push(text);
+                None
+            }
+            _ => None,
+        };
+        self.expect(&EngineMessage::ReadyOk.to_string(), timeout, ready).await?;
+        Ok(refused)
+    }
+}
+
+/// Whether an `info string` text reports an error (`error: ...`).
+fn is_error(text: &str) -> bool {
+    text.get(..5).is_some_and(|word| word.eq_ignore_ascii_case("error"))
 }

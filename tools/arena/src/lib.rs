@@ -10,7 +10,13 @@
 //! started as `<igroteka> engine --game G --variant V`) and the parsed
 //! [`ArenaArgs`]; `igroteka arena merge F...` is the [`ArenaCommand::Merge`]
 //! subcommand of the same arguments, also callable as [`merge`].
+//!
+//! Every record is checked wherever it comes from: as a game ends, when a
+//! state file is resumed, when shards are merged ([`read_records`]): its
+//! moves replayed under its ply cap, its end, result and blame what they
+//! give, one tournament fingerprint for all.
 
+mod check;
 mod config;
 mod engine;
 mod movetext;
@@ -23,14 +29,18 @@ mod tournament;
 
 use std::path::PathBuf;
 
+pub use check::repeated_games;
 pub use config::{EngineSpec, Limit, Program, TimeControl, split_command};
 pub use engine::Fault;
-pub use movetext::{Movetext, MovetextError, read_movetext};
+pub use movetext::{Movetext, MovetextError, MovetextScanner, Token, Tokens, read_movetext};
 pub use record::{GameRecord, Termination};
-pub use schedule::{Fixture, Opening, Openings, Shard, encounters, schedule};
+pub use referee::OptionsRefused;
+pub use schedule::{
+    Fixture, OPENING_BYTES, Opening, Openings, Shard, encounters, openings_budget, schedule,
+};
 pub use standings::Standings;
 pub use stats::{Elo, Pentanomial, Sprt, SprtVerdict, Wdl, elo_from_score, erf, score_from_elo};
-pub use tournament::{merge, read_records};
+pub use tournament::{merge, no_cap_warning, read_records};
 
 /// The flags of `igroteka arena`: the `--engine` groups plus [`ArenaFlags`].
 ///
@@ -194,7 +204,7 @@ pub fn run(
     args: ArenaArgs,
 ) -> anyhow::Result<()> {
     if let Some(ArenaCommand::Merge(merge_args)) = &args.flags.command {
-        return merge(&merge_args.files);
+        return merge(games, &merge_args.files);
     }
     tournament::run(games, igroteka_exe, args)
 }

@@ -62,13 +62,149 @@ impl fmt::Display for MovetextError {
 
 impl Error for MovetextError {}
 
-/// Reads a game record. Tags (`[Name "value"]`), comments (`{...}` and `;` to
-/// the end of the line), NAGs (`$1`), move numbers (`12.`, `12...`, or glued
-/// as in `1.ba5`), annotation tokens made of `!` and `?`, and the annotation
-/// words `Д.` and `Пр.` are dropped; trailing `!` and `?` are cut from moves;
-/// `1-0`, `0-1`, `1/2-1/2` or `*` ends the record. Every other token is a
-/// move, so a misspelt one (say in full-width or Cyrillic letters) reaches the
-/// game's move parser and is refused there, never silently skipped.
+/// One token of a game record, as [`MovetextScanner`] finds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Token<'a> {
+    /// A `[Name "value"]` tag, the value unescaped.
+    Tag(&'a str, String),
+    /// A move, cleaned of its move number and trailing `!`/`?`; not checked
+    /// against any game.
+    Move(&'a str),
+    /// The result token (`1-0`, `0-1`, `1/2-1/2`, `*`), which ends the record.
+    Result(&'a str),
+}
+
+/// Reads a game record piece by piece — a line at a time as it arrives, or
+/// all of it at once — so a long record is checked as it is read, never
+/// held whole. It keeps what spans pieces: a `{comment}` still open, whether
+/// the result has come, how many tokens there were. A byte-order mark at the
+/// very start is dropped; a tag must end in the piece it starts in.
+///
+/// ```
+/// use arena::{MovetextScanner, Token};
+/// let mut scanner = MovetextScanner::default();
+/// let mut moves = Vec::new();
+/// for line in ["\u{feff}[Game \"focus\"]", "1. a1-a5 {a comment", "over two lines} h8-h6 *"] {
+///     for token in scanner.tokens(line) {
+///         if let Token::Move(mv) = token.unwrap() {
+///             moves.push(mv.to_owned());
+///         }
+///     }
+/// }
+/// scanner.finish().unwrap();
+/// assert_eq!(moves, ["a1-a5", "h8-h6"]);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct MovetextScanner {
+    started: bool,
+    in_comment: bool,
+    ended: bool,
+    number: usize,
+}
+
+impl MovetextScanner {
+    /// The tokens of the next piece of the record, in order. Tags
+    /// (`[Name "value"]`), comments (`{...}`, across pieces, and `;` to the
+    /// end of the line), NAGs (`$1`), move numbers (`12.`, `12...`, or glued
+    /// as in `1.ba5`), annotation tokens made of `!` and `?`, and the
+    /// annotation words `Д.` and `Пр.` are no moves; trailing `!` and `?` are
+    /// cut from moves; `1-0`, `0-1`, `1/2-1/2` or `*` ends the record. Every
+    /// other token is a move, so a misspelt one (say in full-width or
+    /// Cyrillic letters) reaches the game's move parser and is refused there,
+    /// never silently skipped. After an error the piece yields nothing more.
+    pub fn tokens<'s, 'a>(&'s mut self, piece: &'a str) -> Tokens<'s, 'a> {
+        let piece =
+            if self.started { piece } else { piece.strip_prefix('\u{feff}').unwrap_or(piece) };
+        self.started = true;
+        Tokens { scanner: self, rest: piece }
+    }
+
+    /// Checks the end of the record.
+    ///
+    /// # Errors
+    /// A `{` comment that was never closed.
+    pub fn finish(&self) -> Result<(), MovetextError> {
+        if self.in_comment {
+            return Err(MovetextError::Unclosed { what: "comment" });
+        }
+        Ok(())
+    }
+}
+
+/// The tokens of one piece of a record: see [`MovetextScanner::tokens`].
+#[derive(Debug)]
+pub struct Tokens<'s, 'a> {
+    scanner: &'s mut MovetextScanner,
+    rest: &'a str,
+}
+
+impl<'a> Iterator for Tokens<'_, 'a> {
+    type Item = Result<Token<'a>, MovetextError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let result = self.step();
+        if matches!(result, Some(Err(_))) {
+            self.rest = "";
+        }
+        result
+    }
+}
+
+impl<'a> Tokens<'_, 'a> {
+    fn step(&mut self) -> Option<Result<Token<'a>, MovetextError>> {
+        loop {
+            if self.scanner.in_comment {
+                let Some(end) = self.rest.find('}') else {
+                    self.rest = "";
+                    return None;
+                };
+                self.rest = &self.rest[end + 1..];
+                self.scanner.in_comment = false;
+            }
+            self.rest = self.rest.trim_start();
+            let rest = self.rest;
+            match rest.chars().next()? {
+                '{' => {
+                    self.rest = &rest[1..];
+                    self.scanner.in_comment = true;
+                }
+                ';' => self.rest = rest.find('\n').map_or("", |end| &rest[end..]),
+                '[' => {
+                    let (name, value, len) = match tag(rest) {
+                        Ok(tag) => tag,
+                        Err(e) => return Some(Err(e)),
+                    };
+                    self.rest = &rest[len..];
+                    return Some(Ok(Token::Tag(name, value)));
+                }
+                _ => {
+                    let end =
+                        rest.find(|c: char| c.is_whitespace() || c == '{').unwrap_or(rest.len());
+                    let (token, after) = rest.split_at(end);
+                    self.rest = after;
+                    self.scanner.number += 1;
+                    if self.scanner.ended {
+                        let number = self.scanner.number;
+                        return Some(Err(MovetextError::AfterResult {
+                            number,
+                            token: token.to_owned(),
+                        }));
+                    }
+                    if RESULTS.contains(&token) {
+                        self.scanner.ended = true;
+                        return Some(Ok(Token::Result(token)));
+                    }
+                    if let Some(mv) = move_of(token) {
+                        return Some(Ok(Token::Move(mv)));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Reads a whole game record at once (see [`MovetextScanner::tokens`] for
+/// what is a move).
 ///
 /// # Errors
 /// An unclosed comment or tag, a bad tag, a token after the result.
@@ -82,51 +218,47 @@ impl Error for MovetextError {}
 /// ```
 pub fn read_movetext(text: &str) -> Result<Movetext<'_>, MovetextError> {
     let mut record = Movetext::default();
-    let mut rest = text;
-    let mut number = 0;
-    loop {
-        rest = rest.trim_start();
-        let Some(first) = rest.chars().next() else { return Ok(record) };
-        match first {
-            '{' => {
-                let end = rest.find('}').ok_or(MovetextError::Unclosed { what: "comment" })?;
-                rest = &rest[end + 1..];
-            }
-            ';' => rest = rest.find('\n').map_or("", |end| &rest[end..]),
-            '[' => {
-                let end = rest.find(']').ok_or(MovetextError::Unclosed { what: "tag" })?;
-                record.tags.push(tag(&rest[1..end])?);
-                rest = &rest[end + 1..];
-            }
-            _ => {
-                let end = rest.find(|c: char| c.is_whitespace() || c == '{').unwrap_or(rest.len());
-                let (token, after) = rest.split_at(end);
-                rest = after;
-                number += 1;
-                if record.result.is_some() {
-                    return Err(MovetextError::AfterResult { number, token: token.to_owned() });
-                }
-                if RESULTS.contains(&token) {
-                    record.result = Some(token);
-                } else if let Some(mv) = move_of(token) {
-                    record.moves.push(mv);
-                }
-            }
+    let mut scanner = MovetextScanner::default();
+    for token in scanner.tokens(text) {
+        match token? {
+            Token::Tag(name, value) => record.tags.push((name, value)),
+            Token::Move(mv) => record.moves.push(mv),
+            Token::Result(result) => record.result = Some(result),
         }
     }
+    scanner.finish()?;
+    Ok(record)
 }
 
-/// `Name "value"` (the inside of a tag), the value unescaped.
-fn tag(inside: &str) -> Result<(&str, String), MovetextError> {
-    let bad = || MovetextError::BadTag(format!("[{inside}]"));
-    let (name, value) = inside.trim().split_once(char::is_whitespace).ok_or_else(bad)?;
-    let value = value.trim().strip_prefix('"').and_then(|v| v.strip_suffix('"')).ok_or_else(bad)?;
-    let mut unescaped = String::with_capacity(value.len());
-    let mut chars = value.chars();
-    while let Some(c) = chars.next() {
-        unescaped.push(if c == '\\' { chars.next().ok_or_else(bad)? } else { c });
+/// The tag at the start of `text` (which starts with `[`): its name, its
+/// value unescaped, and the bytes it takes. A `]` or `"` inside the quoted
+/// value (escaped as `\"`) is part of it.
+fn tag(text: &str) -> Result<(&str, String, usize), MovetextError> {
+    let bad = || {
+        let end = text.find(']').map_or(text.len(), |i| i + 1);
+        MovetextError::BadTag(text[..end].to_owned())
+    };
+    if !text.contains(']') {
+        return Err(MovetextError::Unclosed { what: "tag" });
     }
-    Ok((name, unescaped))
+    let inside = text[1..].trim_start();
+    let name_len =
+        inside.find(|c: char| c.is_whitespace() || c == '"' || c == ']').ok_or_else(bad)?;
+    let (name, after) = inside.split_at(name_len);
+    let quoted =
+        after.trim_start().strip_prefix('"').filter(|_| !name.is_empty()).ok_or_else(bad)?;
+    let mut value = String::new();
+    let mut chars = quoted.char_indices();
+    let close = loop {
+        match chars.next().ok_or_else(bad)? {
+            (i, '"') => break i,
+            (_, '\\') => value.push(chars.next().ok_or_else(bad)?.1),
+            (_, c) => value.push(c),
+        }
+    };
+    let tail = &quoted[close + 1..];
+    let end = tail.trim_start().strip_prefix(']').ok_or_else(bad)?;
+    Ok((name, value, text.len() - end.len()))
 }
 
 /// The move in `token`, or `None` for a move number, a NAG or an annotation.
@@ -141,7 +273,7 @@ fn move_of(token: &str) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
-    use super::{MovetextError, read_movetext};
+    use super::{MovetextError, MovetextScanner, Token, read_movetext};
 
     #[test]
     fn numbers_annotations_and_comments_are_dropped() {
@@ -168,6 +300,41 @@ mod tests {
         assert_eq!(record.tag("fen"), Some("a \"b\""));
         assert_eq!(record.moves, ["h8-h6", "a1-a5"]);
         assert_eq!(record.result, Some("1/2-1/2"));
+    }
+
+    /// The tokens of `pieces` read one after another, or the first error.
+    fn scan(pieces: &[&'static str]) -> Result<Vec<Token<'static>>, MovetextError> {
+        let mut scanner = MovetextScanner::default();
+        let mut tokens = Vec::new();
+        for piece in pieces {
+            for token in scanner.tokens(piece) {
+                tokens.push(token?);
+            }
+        }
+        scanner.finish()?;
+        Ok(tokens)
+    }
+
+    #[test]
+    fn a_record_read_line_by_line_keeps_comments_and_the_result_across_lines() {
+        let tokens = scan(&["\u{feff}[Event \"a ] b\"] a1", "{ open", "still } b2 1-0"]).unwrap();
+        assert_eq!(
+            tokens,
+            [
+                Token::Tag("Event", "a ] b".to_owned()),
+                Token::Move("a1"),
+                Token::Move("b2"),
+                Token::Result("1-0")
+            ]
+        );
+        // Only the very first byte-order mark is none of the record.
+        assert_eq!(scan(&["a1", "\u{feff}b2"]).unwrap()[1], Token::Move("\u{feff}b2"));
+        assert_eq!(
+            scan(&["a1 1-0", "b2"]).map_err(|e| e.to_string()),
+            Err("token 3 ('b2') comes after the result: one game per record".into())
+        );
+        assert_eq!(scan(&["a1 {", "x"]), Err(MovetextError::Unclosed { what: "comment" }));
+        assert_eq!(scan(&["[Event \"x", "\"]"]), Err(MovetextError::Unclosed { what: "tag" }));
     }
 
     #[test]

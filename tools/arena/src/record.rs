@@ -75,6 +75,16 @@ pub struct GameRecord {
     pub game: String,
     /// Its variant.
     pub variant: String,
+    /// The tournament's fingerprint: a hash of everything that decides its
+    /// games (game, variant, engines and limits, rounds, pairing, openings,
+    /// seed, ply cap), the same in every shard. Empty only in records of
+    /// older arenas, which `merge` and resume refuse.
+    #[serde(default)]
+    pub tournament: String,
+    /// The ply cap the game was played under (plies from the base position,
+    /// opening included; 0: none). `None` only in records of older arenas.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_plies: Option<u32>,
     /// The colour names, first player first.
     pub colours: [String; 2],
     /// The engine playing first.
@@ -148,6 +158,9 @@ impl GameRecord {
         }
         tags.push(("Termination".into(), self.termination.name().into()));
         tags.push(("PlyCount".into(), self.plies().to_string()));
+        if let Some(cap) = self.max_plies {
+            tags.push(("MaxPlies".into(), cap.to_string()));
+        }
         tags.push(("Opening".into(), self.opening.clone()));
         if let Some(fen) = &self.fen {
             tags.push(("SetUp".into(), "1".into()));

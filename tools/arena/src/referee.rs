@@ -1,12 +1,15 @@
 //! Plays one game between two engine processes, keeping the position itself,
 //! checking every move and deciding the end.
 
+use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use board_core::{ByPlayer, Outcome, Player};
-use protocol::{EngineMessage, Go, GuiMessage, PositionBase, Query, result_word};
-use search::{GameEntry, SearchGame};
+use protocol::{
+    EngineMessage, Go, GuiMessage, OptionDecl, OptionKind, PositionBase, Query, result_word,
+};
+use search::{EngineKind, GameEntry, SearchGame};
 use tokio::time::Instant;
 
 use crate::config::{EngineSpec, Limit, Program};
@@ -33,8 +36,53 @@ pub struct Referee {
     pub stall_timeout: Duration,
     /// Whether to ask both engines `query result` at the end.
     pub query_result: bool,
-    /// The tournament seed (built-ins get a per-game seed derived from it).
+    /// The tournament seed: every engine that declares `Seed` gets a
+    /// per-game seed derived from it.
     pub seed: u64,
+    /// The tournament's fingerprint, written in every record.
+    pub tournament: String,
+}
+
+/// An engine refused the options the arena sent it: the tournament cannot
+/// go on as asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionsRefused {
+    /// The engine's name.
+    pub engine: String,
+    /// What it answered (its `info string error: ...` texts).
+    pub errors: Vec<String>,
+}
+
+impl fmt::Display for OptionsRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "engine '{}' refused its options: {}", self.engine, self.errors.join("; "))
+    }
+}
+
+impl std::error::Error for OptionsRefused {}
+
+/// Why an engine could not be made ready for a game.
+pub(crate) enum StartError {
+    /// It misbehaved: it loses the game.
+    Fault(Fault),
+    /// It refused an option: the tournament stops.
+    Refused(OptionsRefused),
+}
+
+impl From<Fault> for StartError {
+    fn from(fault: Fault) -> Self {
+        StartError::Fault(fault)
+    }
+}
+
+/// An engine ready for a game.
+pub(crate) struct Started {
+    pub(crate) engine: Engine,
+    /// Whether its games differ from one another by more than the opening:
+    /// it gets a seed per game and uses it (a built-in MCTS or random
+    /// player, or an external engine that declares `Seed`), or it plays on
+    /// a clock or a movetime.
+    pub(crate) varies: bool,
 }
 
 /// A clock of one side.
@@ -51,9 +99,16 @@ enum End {
 }
 
 impl Referee {
-    /// Plays `fixture` from `opening` and returns its record. Never fails: an
-    /// engine that misbehaves loses the game.
-    pub async fn play(&self, fixture: Fixture, opening: &Opening) -> GameRecord {
+    /// Plays `fixture` from `opening` and returns its record. An engine that
+    /// misbehaves loses the game.
+    ///
+    /// # Errors
+    /// An engine that refuses an option: no game can be played as asked.
+    pub async fn play(
+        &self,
+        fixture: Fixture,
+        opening: &Opening,
+    ) -> Result<GameRecord, OptionsRefused> {
         let started = std::time::Instant::now();
         let specs = ByPlayer::new(&self.engines[fixture.p1], &self.engines[fixture.p2]);
         let mut game = match opening.record(self.entry, &self.variant, self.max_plies) {
@@ -64,6 +119,15 @@ impl Referee {
             opening.moves.is_empty() && game.position().side_to_move() == Player::Second;
         let mut engines = ByPlayer::new(None, None);
         let end = self.run(fixture, opening, specs, &mut engines, &mut game).await;
+        let end = match end {
+            Ok(end) => end,
+            Err(refused) => {
+                for engine in [engines.first, engines.second].into_iter().flatten() {
+                    engine.quit();
+                }
+                return Err(refused);
+            }
+        };
         let moves = game.moves().to_vec();
         let (outcome, termination, reason) = match end {
             End::Rules(o) => (o, Termination::Normal, o.reason.to_owned()),
@@ -94,12 +158,14 @@ impl Referee {
                 engine.quit();
             }
         }
-        GameRecord {
+        Ok(GameRecord {
             id: fixture.id,
             round: fixture.round,
             pair: fixture.pair,
             game: self.entry.name.to_owned(),
             variant: self.variant.clone(),
+            tournament: self.tournament.clone(),
+            max_plies: Some(self.max_plies),
             colours: [
                 self.entry.player_names.first.to_owned(),
                 self.entry.player_names.second.to_owned(),
@@ -117,7 +183,7 @@ impl Referee {
             reason,
             disagreements,
             duration_ms: started.elapsed().as_millis() as u64,
-        }
+        })
     }
 
     async fn run(
@@ -127,11 +193,12 @@ impl Referee {
         specs: ByPlayer<&EngineSpec>,
         engines: &mut ByPlayer<Option<Engine>>,
         game: &mut board_core::GameRecord<dyn SearchGame>,
-    ) -> End {
+    ) -> Result<End, OptionsRefused> {
         for side in Player::BOTH {
-            match self.start(specs[side], fixture, side).await {
-                Ok(engine) => engines[side] = Some(engine),
-                Err(fault) => return End::Fault(side, fault),
+            match self.start(specs[side], self.game_seed(fixture.id, side)).await {
+                Ok(started) => engines[side] = Some(started.engine),
+                Err(StartError::Fault(fault)) => return Ok(End::Fault(side, fault)),
+                Err(StartError::Refused(refused)) => return Err(refused),
             }
         }
         let limits = specs.map(|s| s.limit);
@@ -139,11 +206,11 @@ impl Referee {
             limits.map(|l| l.tc.map(|tc| Clock { left_ms: tc.base_ms, inc_ms: tc.inc_ms }));
         loop {
             if let Some(outcome) = game.outcome() {
-                return if game.ended_at_cap() {
+                return Ok(if game.ended_at_cap() {
                     End::MaxPlies(outcome)
                 } else {
                     End::Rules(outcome)
-                };
+                });
             }
             let side = game.position().side_to_move();
             let moves = game.moves();
@@ -153,24 +220,19 @@ impl Referee {
                 .await;
             let token = match answer {
                 Ok(token) => token,
-                Err(fault) => return End::Fault(side, fault),
+                Err(fault) => return Ok(End::Fault(side, fault)),
             };
             let Some(token) = token else {
                 let none = EngineMessage::BestMove(None);
                 let detail = format!("'{none}' at ply {}: the game goes on", moves.len() + 1);
-                return End::Fault(side, Fault::new(Termination::IllegalMove, detail));
+                return Ok(End::Fault(side, Fault::new(Termination::IllegalMove, detail)));
             };
             let ply = moves.len() + 1;
             match game.play(&token) {
                 Ok(_) => {}
                 Err(board_core::RecordError::Move { error: e, .. }) => {
-                    return End::Fault(
-                        side,
-                        Fault::new(
-                            Termination::IllegalMove,
-                            format!("'{token}' at ply {ply}: {e}"),
-                        ),
-                    );
+                    let detail = format!("'{token}' at ply {ply}: {e}");
+                    return Ok(End::Fault(side, Fault::new(Termination::IllegalMove, detail)));
                 }
                 Err(e @ board_core::RecordError::Ended { .. }) => {
                     unreachable!("the game goes on: {e}")
@@ -179,25 +241,52 @@ impl Referee {
         }
     }
 
-    async fn start(
-        &self,
-        spec: &EngineSpec,
-        fixture: Fixture,
-        side: Player,
-    ) -> Result<Engine, Fault> {
+    /// The seed of `side`'s engine in game `id`: derived from the
+    /// tournament's seed, so a resumed or sharded tournament gives every game
+    /// the seeds the whole one would.
+    pub(crate) fn game_seed(&self, id: u64, side: Player) -> u64 {
+        mix(self.seed ^ mix(id.wrapping_mul(2).wrapping_add(side.index() as u64)))
+    }
+
+    /// Starts `spec`'s engine and makes it ready for a game: `ugi`, the
+    /// options (built-ins: `Engine`, `MaxPlies`; every engine that declares
+    /// a `Seed` spin and is not given one: `seed`, brought into the declared
+    /// range; then the engine's own `option.NAME=VALUE`s), `isready`,
+    /// `uginewgame`.
+    pub(crate) async fn start(&self, spec: &EngineSpec, seed: u64) -> Result<Started, StartError> {
         let mut engine = Engine::spawn(spec, &self.igroteka, self.entry.name, &self.variant)?;
+        let declared = engine.identify(self.stall_timeout).await?;
+        let is = |name: &str, wanted: &str| name.trim().eq_ignore_ascii_case(wanted);
+        let seed_range = declared.iter().find_map(|decl: &OptionDecl| match decl.kind {
+            OptionKind::Spin { min, max, .. } if is(&decl.name, SEED) && min <= max => {
+                Some((min, max))
+            }
+            _ => None,
+        });
+        let seed = seed_range
+            .filter(|_| !spec.options.iter().any(|(name, _)| is(name, SEED)))
+            .map(|(min, max)| in_range(seed, min, max));
         let mut options = Vec::new();
         if let Program::Builtin(kind) = spec.program {
-            let seed =
-                self.seed ^ fixture.id.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ side.index() as u64;
             options.push(("Engine".to_owned(), kind.name().to_owned()));
-            options.push(("Seed".to_owned(), seed.to_string()));
             options.push(("MaxPlies".to_owned(), self.max_plies.to_string()));
         }
+        if let Some(seed) = seed {
+            options.push((SEED.to_owned(), seed.to_string()));
+        }
         options.extend(spec.options.iter().cloned());
-        engine.handshake(&options, self.stall_timeout).await?;
+        let errors = engine.configure(&options, self.stall_timeout).await?;
+        if !errors.is_empty() {
+            engine.quit();
+            return Err(StartError::Refused(OptionsRefused { engine: spec.name.clone(), errors }));
+        }
         engine.send(&GuiMessage::NewGame).await?;
-        Ok(engine)
+        let uses_seed = match spec.program {
+            Program::Builtin(kind) => kind != EngineKind::AlphaBeta,
+            Program::External(_) => true,
+        };
+        let timed = spec.limit.tc.is_some() || spec.limit.movetime_ms.is_some();
+        Ok(Started { engine, varies: timed || (seed.is_some() && uses_seed) })
     }
 
     /// One move: `position`, `isready`, `go`, then the `bestmove` move (`None`
@@ -335,4 +424,23 @@ fn go(limit: Limit, clocks: &ByPlayer<Option<Clock>>, side: Player) -> Go {
 fn is_bestmove(line: &str) -> bool {
     let keyword = EngineMessage::BestMove(None).to_string();
     line.split_whitespace().next() == keyword.split_whitespace().next()
+}
+
+/// The name of the option that seeds an engine.
+const SEED: &str = "Seed";
+
+/// SplitMix64's finaliser: nearby inputs give unrelated outputs.
+fn mix(x: u64) -> u64 {
+    let x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// `seed` brought into `min..=max` (a 64-bit seed into an engine's declared
+/// range, the built-ins' 0..2147483647 say).
+fn in_range(seed: u64, min: i64, max: i64) -> i64 {
+    let span = (i128::from(max) - i128::from(min) + 1) as u128;
+    let offset = u128::from(seed) % span;
+    (i128::from(min) + offset as i128) as i64
 }

@@ -12,6 +12,16 @@ use search::{GameEntry, SearchGame};
 
 use crate::movetext::read_movetext;
 
+/// How many bytes of an openings file may be read per opening a tournament
+/// needs (64 KiB), beyond a first 1 MiB for comments: plenty for any real
+/// book, and a bound on a file of endless blank lines.
+pub const OPENING_BYTES: u64 = 64 << 10;
+
+/// The most bytes of an openings file read to find `wanted` openings.
+pub fn openings_budget(wanted: u32) -> u64 {
+    (u64::from(wanted) + 16) * OPENING_BYTES
+}
+
 /// One game of the schedule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fixture {
@@ -92,7 +102,7 @@ impl fmt::Display for Shard {
 }
 
 /// Where a game starts: a position (or the start) and moves played from it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Opening {
     /// The base position text, `None` for the start position.
     pub fen: Option<String>,
@@ -169,28 +179,48 @@ pub enum Openings {
 
 impl Openings {
     /// Reads `random:P` or `file=F` (lines: a move list from the start, or a
-    /// position text; blank lines and `#` comments skipped).
+    /// position text; blank lines and `#` comments skipped). A file is read
+    /// line by line and only as far as its first `wanted` openings (the
+    /// tournament's rounds: later lines are never used), and at most
+    /// [`openings_budget`]`(wanted)` bytes of it, so an endless or huge file
+    /// can neither fill the memory nor keep the arena reading.
     ///
     /// # Errors
-    /// Bad syntax, an unreadable file, a line that is neither form.
-    pub fn parse(text: &str, entry: &GameEntry, variant: &str) -> Result<Openings> {
+    /// Bad syntax, an unreadable file, a line that is neither form, a file
+    /// that gives too few openings within the limit.
+    pub fn parse(text: &str, entry: &GameEntry, variant: &str, wanted: u32) -> Result<Openings> {
         if let Some(plies) = text.strip_prefix("random:") {
             let plies = plies.trim().parse().with_context(|| format!("--openings {text}"))?;
             return Ok(Openings::Random { plies });
         }
         if let Some(path) = text.strip_prefix("file=") {
-            return Openings::read_file(Path::new(path), entry, variant);
+            return Openings::read_file(Path::new(path), entry, variant, wanted);
         }
         bail!("--openings '{text}': expected random:PLIES or file=PATH")
     }
 
-    fn read_file(path: &Path, entry: &GameEntry, variant: &str) -> Result<Openings> {
+    fn read_file(path: &Path, entry: &GameEntry, variant: &str, wanted: u32) -> Result<Openings> {
         let file =
             File::open(path).with_context(|| format!("reading openings {}", path.display()))?;
         let mut list = Vec::new();
+        let budget = openings_budget(wanted);
+        let mut read = 0;
         for (number, line) in (1..).zip(Lines::new(BufReader::new(file))) {
+            if list.len() >= wanted as usize {
+                break;
+            }
             let line = line.with_context(|| format!("reading openings {}", path.display()))?;
-            let line = line.trim();
+            read += line.len() as u64 + 1;
+            if read > budget {
+                bail!(
+                    "{}: more than {budget} bytes read for {} openings (found {})",
+                    path.display(),
+                    wanted,
+                    list.len()
+                );
+            }
+            // A byte-order mark (as some editors write) is no part of line 1.
+            let line = line.strip_prefix('\u{feff}').unwrap_or(&line).trim();
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
@@ -203,6 +233,19 @@ impl Openings {
             bail!("{}: no openings", path.display());
         }
         Ok(Openings::List(list))
+    }
+
+    /// The openings in the fingerprint's defined encoding, the same in
+    /// every shard: `startpos`, `random:P` (the seed is fingerprinted apart),
+    /// or the list, one opening a line.
+    pub fn canonical(&self) -> String {
+        match self {
+            Openings::Start => "startpos".to_owned(),
+            Openings::Random { plies } => format!("random:{plies}"),
+            Openings::List(list) => {
+                list.iter().map(Opening::to_string).collect::<Vec<_>>().join("\n")
+            }
+        }
     }
 
     /// The opening of `round` (from 1) for a tournament seeded `seed`.

@@ -2,7 +2,7 @@
 //! each game as it ends, report; resume from a state file; merge shards.
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
-use std::fs::{File, OpenOptions};
+use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -15,10 +15,10 @@ use search::{EngineKind, GameEntry, find_game};
 use tokio::task::JoinSet;
 
 use crate::ArenaArgs;
+use crate::check::{repeated_games, verify};
 use crate::config::{EngineSpec, Limit};
-use crate::engine::Engine;
-use crate::record::{GameRecord, Termination};
-use crate::referee::Referee;
+use crate::record::GameRecord;
+use crate::referee::{Referee, StartError};
 use crate::schedule::{Fixture, Opening, Openings, Shard, encounters, schedule};
 use crate::standings::Standings;
 use crate::stats::{Sprt, SprtVerdict};
@@ -29,6 +29,8 @@ const DEFAULT_LIMIT: Limit = Limit { tc: None, movetime_ms: Some(100), depth: No
 const EVENT: &str = "igroteka arena";
 /// The most games one tournament schedules (the schedule is kept in memory).
 const MAX_GAMES: u64 = 1_000_000;
+/// The version of the state file's format (its header's `arena_state`).
+const STATE_VERSION: u64 = 2;
 
 struct Plan {
     referee: Arc<Referee>,
@@ -38,11 +40,27 @@ struct Plan {
     sprt: Option<Sprt>,
     rating_interval: u32,
     quiet: bool,
-    fingerprint: String,
+    /// What decides the tournament's games, in words (state file headers
+    /// and error messages); its hash is the fingerprint in every record.
+    description: String,
+    shard: Option<Shard>,
+}
+
+impl Plan {
+    /// The tournament's fingerprint (as in its records).
+    fn tournament(&self) -> &str {
+        &self.referee.tournament
+    }
+
+    /// The shard as the state header writes it.
+    fn shard_text(&self) -> String {
+        self.shard.map_or("all".to_owned(), |s| s.to_string())
+    }
 }
 
 pub(crate) fn run(games: &'static [GameEntry], igroteka: PathBuf, args: ArenaArgs) -> Result<()> {
     let plan = plan(games, igroteka, &args)?;
+    let _lock = args.flags.state.as_deref().map(lock_state).transpose()?;
     let done = match &args.flags.state {
         Some(path) if path.exists() => read_state(path, &plan)?,
         _ => Vec::new(),
@@ -53,36 +71,107 @@ pub(crate) fn run(games: &'static [GameEntry], igroteka: PathBuf, args: ArenaArg
         .enable_all()
         .build()
         .context("starting the tokio runtime")?;
-    runtime.block_on(check_engines(&plan.referee))?;
-    let mut outputs = Outputs::open(&args, &plan.fingerprint, &done)?;
+    let varies = runtime.block_on(check_engines(&plan.referee))?;
+    if plan.referee.max_plies == 0 {
+        eprintln!("warning: {}", no_cap_warning(plan.referee.entry));
+    }
+    if let Some(warning) = repeat_warning(&plan, &varies) {
+        eprintln!("warning: {warning}");
+    }
+    let mut outputs = Outputs::open(&args, &plan, &done)?;
     runtime.block_on(play(&plan, &mut outputs, done))
 }
 
-/// Starts every engine once (`ugi` ... `readyok`) before the first game, so
-/// a misspelt program or directory stops the tournament before it writes
-/// anything.
-async fn check_engines(referee: &Referee) -> Result<()> {
+/// The warning for a tournament or self-play without a ply cap.
+pub fn no_cap_warning(entry: &GameEntry) -> String {
+    format!(
+        "no ply cap (--max-plies 0): only the rules end a game, and the rules of {} have no \
+         draw by repetition or move count, so a game that neither player ends goes on for \
+         ever; the game's own cap is {} plies",
+        entry.name, entry.default_max_plies
+    )
+}
+
+/// Locks `state` for this run (through `state.lock` next to it, since the
+/// state file itself is replaced as it is rewritten): a second run on the
+/// same state — a requeued task whose first attempt still runs, a second
+/// terminal — would write duplicate and conflicting games. A file system
+/// without locks is warned about, not refused.
+fn lock_state(state: &Path) -> Result<File> {
+    let mut name = state.as_os_str().to_owned();
+    name.push(".lock");
+    let path = PathBuf::from(name);
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("opening the lock {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(TryLockError::WouldBlock) => bail!(
+            "{} is in use by another run of the arena (it holds {}): wait until that run \
+             ends, or stop it, then run this command again; or give this tournament another \
+             --state file",
+            state.display(),
+            path.display()
+        ),
+        Err(TryLockError::Error(e)) => eprintln!(
+            "warning: cannot lock {} ({e}): make sure no other run uses {}",
+            path.display(),
+            state.display()
+        ),
+    }
+    Ok(file)
+}
+
+/// Starts every engine once (`ugi` ... `readyok`, with the options of game
+/// 0) before the first game, so a misspelt program or directory, or an
+/// option an engine refuses, stops the tournament before it writes
+/// anything. Returns, per engine, whether its games vary (see
+/// [`Started::varies`](crate::referee::Started)).
+async fn check_engines(referee: &Referee) -> Result<Vec<bool>> {
+    let mut varies = Vec::new();
     for spec in &referee.engines {
         if let Some(dir) = &spec.dir
             && !dir.is_dir()
         {
             bail!("engine '{}': dir={} is not a directory", spec.name, dir.display());
         }
-        let mut engine =
-            Engine::spawn(spec, &referee.igroteka, referee.entry.name, &referee.variant)
-                .map_err(|fault| anyhow!("engine '{}': {}", spec.name, fault.detail))?;
-        let answered = engine.handshake(&spec.options, referee.stall_timeout).await;
-        engine.quit();
-        answered.map_err(|fault| {
-            anyhow!(
+        match referee.start(spec, referee.game_seed(0, board_core::Player::First)).await {
+            Ok(started) => {
+                varies.push(started.varies);
+                started.engine.quit();
+            }
+            Err(StartError::Fault(fault)) => bail!(
                 "engine '{}' does not start ({}): {}",
                 spec.name,
                 fault.termination,
                 fault.detail
-            )
-        })?;
+            ),
+            Err(StartError::Refused(refused)) => {
+                bail!("{refused}: fix or drop the option, then run the command again")
+            }
+        }
     }
-    Ok(())
+    Ok(varies)
+}
+
+/// The warning for a schedule whose games will repeat: two games with the
+/// same engines in the same colours from the same opening, both engines
+/// deterministic (see [`Started::varies`](crate::referee::Started)).
+fn repeat_warning(plan: &Plan, varies: &[bool]) -> Option<String> {
+    let mut seen = HashSet::new();
+    let engines = &plan.referee.engines;
+    let repeat = plan.fixtures.iter().find(|f| {
+        !varies[f.p1] && !varies[f.p2] && !seen.insert((f.p1, f.p2, &plan.openings[&f.round]))
+    })?;
+    Some(format!(
+        "{} and {} are deterministic here (fixed depth or nodes, no seed they use) and meet \
+         again from an opening they already played ('{}'), so their games repeat move for \
+         move and count several times; give --openings random:PLIES or --openings file=F",
+        engines[repeat.p1].name, engines[repeat.p2].name, plan.openings[&repeat.round]
+    ))
 }
 
 fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Result<Plan> {
@@ -132,7 +221,7 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
     };
     let shard = args.flags.shard.as_deref().map(Shard::parse).transpose()?;
     let openings = match &args.flags.openings {
-        Some(text) => Openings::parse(text, entry, variant)?,
+        Some(text) => Openings::parse(text, entry, variant, args.flags.rounds)?,
         None => Openings::Start,
     };
     let games_per_round = 2 * encounters(engines.len(), args.flags.gauntlet).len() as u64;
@@ -163,23 +252,26 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
         }
     }
     let max_plies = args.flags.max_plies.unwrap_or(entry.default_max_plies);
-    let fingerprint = format!(
-        "game={} variant={} engines={:x} rounds={} gauntlet={} openings={:x} seed={} max_plies={} shard={}",
+    if let Some((round, opening)) = round_openings
+        .iter()
+        .find(|(_, o)| max_plies > 0 && o.moves.len() as u64 >= u64::from(max_plies))
+    {
+        bail!(
+            "--max-plies {max_plies} leaves no move to the engines after the {}-ply opening \
+             of round {round}: a longer cap or shorter openings",
+            opening.moves.len()
+        );
+    }
+    let description = format!(
+        "game={} variant={} engines={:x} rounds={} gauntlet={} openings={:x} seed={} max_plies={}",
         entry.name,
         variant,
         fnv1a(&engines.iter().map(EngineSpec::canonical).collect::<Vec<_>>().join("\n")),
         args.flags.rounds,
         args.flags.gauntlet,
-        fnv1a(
-            &round_openings
-                .iter()
-                .map(|(round, opening)| format!("{round} {opening}"))
-                .collect::<Vec<_>>()
-                .join("\n")
-        ),
+        fnv1a(&openings.canonical()),
         args.flags.seed,
         max_plies,
-        shard.map_or("all".to_owned(), |s| s.to_string()),
     );
     let concurrency = args
         .flags
@@ -197,6 +289,7 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
             stall_timeout: Duration::from_millis(args.flags.stall_timeout),
             query_result: args.flags.query_result,
             seed: args.flags.seed,
+            tournament: format!("{:016x}", fnv1a(&description)),
         }),
         fixtures,
         openings: round_openings,
@@ -204,7 +297,8 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
         sprt,
         rating_interval: args.flags.ratinginterval,
         quiet: args.flags.quiet,
-        fingerprint,
+        description,
+        shard,
     })
 }
 
@@ -252,7 +346,7 @@ async fn play(plan: &Plan, outputs: &mut Outputs, mut records: Vec<GameRecord>) 
         tokio::select! {
             joined = running.join_next() => {
                 let Some(joined) = joined else { break };
-                let record = joined.context("a game task failed")?;
+                let record = joined.context("a game task failed")??;
                 outputs.write(&record)?;
                 bar.inc(1);
                 if !plan.quiet {
@@ -288,6 +382,7 @@ async fn play(plan: &Plan, outputs: &mut Outputs, mut records: Vec<GameRecord>) 
     bar.finish_and_clear();
     records.sort_by_key(|r| r.id);
     writeln!(std::io::stdout(), "{}", Standings::new(&names, &records).report(plan.sprt.as_ref()))?;
+    warn_repeated(&records);
     if interrupted {
         bail!(
             "interrupted after {} of {total} games{}",
@@ -322,7 +417,7 @@ impl Outputs {
     /// file from `done`, the games it held. The last of them is the one a kill
     /// may have caught after its state line but before the other outputs: it
     /// is completed there, never written twice.
-    fn open(args: &ArenaArgs, fingerprint: &str, done: &[GameRecord]) -> Result<Outputs> {
+    fn open(args: &ArenaArgs, plan: &Plan, done: &[GameRecord]) -> Result<Outputs> {
         let append = |path: &Option<PathBuf>| -> Result<Option<(PathBuf, File)>> {
             let Some(path) = path else { return Ok(None) };
             let file = OpenOptions::new()
@@ -338,8 +433,7 @@ impl Outputs {
             state: None,
         };
         if let Some(path) = &args.flags.state {
-            write_state(path, fingerprint, done)
-                .with_context(|| format!("writing {}", path.display()))?;
+            write_state(path, plan, done).with_context(|| format!("writing {}", path.display()))?;
             outputs.state = append(&args.flags.state)?;
         }
         if let Some(last) = done.last() {
@@ -373,11 +467,18 @@ impl Outputs {
 }
 
 /// Writes the state file anew (through a temporary file, so a kill leaves
-/// the old one or the new one): the tournament's fingerprint, then `done`.
-fn write_state(path: &Path, fingerprint: &str, done: &[GameRecord]) -> Result<()> {
+/// the old one or the new one): a header (the format's version, the
+/// tournament's fingerprint, its shard and its description), then `done`.
+fn write_state(path: &Path, plan: &Plan, done: &[GameRecord]) -> Result<()> {
     let tmp = path.with_extension("tmp");
     let mut file = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-    writeln!(file, "{}", serde_json::json!({ "arena_state": 1, "tournament": fingerprint }))?;
+    let header = serde_json::json!({
+        "arena_state": STATE_VERSION,
+        "tournament": plan.tournament(),
+        "shard": plan.shard_text(),
+        "description": plan.description,
+    });
+    writeln!(file, "{header}")?;
     for record in done {
         writeln!(file, "{}", serde_json::to_string(record)?)?;
     }
@@ -413,16 +514,23 @@ fn read_state(path: &Path, plan: &Plan) -> Result<Vec<GameRecord>> {
         None => return Ok(Vec::new()),
         Some(line) => line.with_context(|| format!("reading {}", path.display()))?,
     };
-    let header: serde_json::Value = serde_json::from_str(&header)
-        .with_context(|| format!("{} is not an arena state file", path.display()))?;
-    if header["tournament"].as_str() != Some(plan.fingerprint.as_str()) {
+    let header = state_header(path, &header)?;
+    if header["tournament"].as_str() != Some(plan.tournament()) {
         bail!(
             "{} holds another tournament ({}), not this one ({}): to resume that one, run \
              the command that started it; to start this one, give another --state file \
              or remove this one",
             path.display(),
-            header["tournament"],
-            plan.fingerprint
+            header["description"],
+            plan.description
+        );
+    }
+    if header["shard"].as_str() != Some(plan.shard_text().as_str()) {
+        bail!(
+            "{} holds shard {} of this tournament, not {}: give each shard its own --state file",
+            path.display(),
+            header["shard"],
+            plan.shard_text()
         );
     }
     let fixtures: HashMap<u64, Fixture> = plan.fixtures.iter().map(|f| (f.id, *f)).collect();
@@ -457,8 +565,24 @@ fn read_state(path: &Path, plan: &Plan) -> Result<Vec<GameRecord>> {
     Ok(records)
 }
 
-/// Whether `record` is a game of the schedule, between its engines, from its
-/// opening, with legal moves and the result the rules (or a forfeit) give.
+/// The header of a state file, checked for its version.
+fn state_header(path: &Path, line: &str) -> Result<serde_json::Value> {
+    let header: serde_json::Value = serde_json::from_str(line)
+        .with_context(|| format!("{} is not an arena state file", path.display()))?;
+    match header["arena_state"].as_u64() {
+        Some(STATE_VERSION) => Ok(header),
+        Some(version) => bail!(
+            "{}: a state file of version {version}; this arena reads version {STATE_VERSION} \
+             (finish it with the arena that wrote it)",
+            path.display()
+        ),
+        None => bail!("{} is not an arena state file", path.display()),
+    }
+}
+
+/// Whether `record` is a game of the schedule — its id, engines, round and
+/// opening the schedule's, written for this tournament and ply cap — and
+/// what it says of itself holds ([`verify`]).
 fn check_record(plan: &Plan, fixtures: &HashMap<u64, Fixture>, record: &GameRecord) -> Result<()> {
     let referee = &plan.referee;
     let fixture = fixtures.get(&record.id).context("the id is not in the schedule")?;
@@ -473,95 +597,167 @@ fn check_record(plan: &Plan, fixtures: &HashMap<u64, Fixture>, record: &GameReco
         );
     }
     if record.game != referee.entry.name || record.variant != referee.variant {
-        bail!("a game of {} {}", record.game, record.variant);
+        bail!(
+            "a game of {} {}, not {} {}",
+            record.game,
+            record.variant,
+            referee.entry.name,
+            referee.variant
+        );
     }
     let opening = &plan.openings[&fixture.round];
-    if record.opening != opening.to_string() || !record.moves.starts_with(&opening.moves) {
+    if record.opening != opening.to_string() || record.fen != opening.fen {
         bail!("opening '{}', where the schedule has '{opening}'", record.opening);
     }
-    let mut game = board_core::GameRecord::new(
-        opening.base(referee.entry, &referee.variant)?,
-        referee.max_plies,
-    );
-    for mv in &record.moves {
-        game.play(mv)?;
+    if record.tournament != plan.tournament() {
+        bail!("tournament {}, not this one ({})", record.tournament, plan.tournament());
     }
-    let end = game.outcome();
-    let by_rules = end.is_some() && !game.ended_at_cap();
-    let expected = match (record.termination, end) {
-        (Termination::Normal, Some(end)) if by_rules => end.result_text(),
-        (Termination::MaxPlies, Some(end)) if !by_rules => end.result_text(),
-        (Termination::Normal | Termination::MaxPlies, _) => {
-            bail!("'{}' where the moves do not end so", record.termination)
-        }
-        (_, Some(_)) => bail!("a forfeit ('{}') after the end", record.termination),
-        (_, None) if matches!(record.result.as_str(), "1-0" | "0-1") => return Ok(()),
-        (_, None) => bail!("a forfeit ('{}') with result {}", record.termination, record.result),
-    };
-    if record.result != expected {
-        bail!("result {} where the moves give {expected}", record.result);
+    if record.max_plies != Some(referee.max_plies) {
+        let cap = record.max_plies.map_or("none".to_owned(), |cap| cap.to_string());
+        bail!("ply cap {cap}, not this tournament's {}", referee.max_plies);
     }
-    Ok(())
+    verify(referee.entry, record)
+}
+
+/// Warns when games repeat an earlier one move for move.
+fn warn_repeated(records: &[GameRecord]) {
+    let repeated = repeated_games(records);
+    if repeated > 0 {
+        eprintln!(
+            "warning: {repeated} of {} games repeat an earlier game move for move (same \
+             engines, same opening): deterministic engines replay their games, which then \
+             count several times; give --openings random:PLIES or --openings file=F",
+            records.len()
+        );
+    }
 }
 
 /// `igroteka arena merge F...`: reads JSONL game records (from `--jsonl` or
-/// `--state` files, e.g. of shards), checks they belong to one tournament and
-/// prints the standings.
+/// `--state` files, e.g. of shards), checks them ([`read_records`]) and
+/// prints the standings of the whole.
 ///
 /// # Errors
-/// Unreadable files, bad lines, games of different games, one game id with
-/// two different records.
-pub fn merge(files: &[PathBuf]) -> Result<()> {
-    let records = read_records(files)?;
+/// As [`read_records`].
+pub fn merge(games: &[GameEntry], files: &[PathBuf]) -> Result<()> {
+    let records = read_records(games, files)?;
     writeln!(std::io::stdout(), "{}", Standings::new(&[], &records).report(None))?;
+    warn_repeated(&records);
     Ok(())
 }
 
-/// The records of `files`, sorted by id, without duplicates.
+/// The records of `files` (`--jsonl` or `--state` files, e.g. of shards),
+/// sorted by id, a record repeated in several files counted once. Every
+/// record is replayed and checked as resume checks it (its moves legal under
+/// its ply cap, its end, result, score and blame what they give); all must
+/// be of one tournament (one fingerprint: same game, engines, limits,
+/// rounds, openings, seed and ply cap), the two games of a pair must have
+/// the engines swapped from one opening, and the games of one round one
+/// opening. A state file's header must be of this version and tournament.
 ///
 /// # Errors
-/// As [`merge`].
-pub fn read_records(files: &[PathBuf]) -> Result<Vec<GameRecord>> {
-    let mut by_id: BTreeMap<u64, GameRecord> = BTreeMap::new();
+/// Unreadable files, bad lines, a record that does not check, records of
+/// different tournaments, one game id with two different records.
+pub fn read_records(games: &[GameEntry], files: &[PathBuf]) -> Result<Vec<GameRecord>> {
+    let mut by_id: BTreeMap<u64, (GameRecord, String)> = BTreeMap::new();
     for path in files {
         let file = File::open(path).with_context(|| format!("reading {}", path.display()))?;
-        for (i, line) in Lines::new(BufReader::new(file)).enumerate() {
+        let mut header_tournament = None;
+        for (number, line) in (1..).zip(Lines::new(BufReader::new(file))) {
+            let at = format!("{}:{number}", path.display());
             let line = line.with_context(|| format!("reading {}", path.display()))?;
-            if line.trim().is_empty() || line.contains("\"arena_state\"") {
+            if line.trim().is_empty() {
                 continue;
             }
-            let record: GameRecord = serde_json::from_str(&line)
-                .with_context(|| format!("{}:{}", path.display(), i + 1))?;
-            if let Some(first) = by_id.values().next()
-                && (first.game != record.game || first.variant != record.variant)
+            if number == 1 && line.contains("\"arena_state\"") {
+                let header = state_header(path, &line)?;
+                header_tournament = header["tournament"].as_str().map(str::to_owned);
+                continue;
+            }
+            let record: GameRecord = serde_json::from_str(&line).with_context(|| at.clone())?;
+            let context = || format!("{at}: game {}", record.id);
+            let entry = find_game(games, &record.game).with_context(context)?;
+            verify(entry, &record).with_context(context)?;
+            if let Some(tournament) = &header_tournament
+                && *tournament != record.tournament
+            {
+                bail!("{at}: game {} is of another tournament than its state file", record.id);
+            }
+            if let Some((first, first_at)) = by_id.values().next()
+                && first.tournament != record.tournament
             {
                 bail!(
-                    "{}:{}: a game of {} {}, not {} {}",
-                    path.display(),
-                    i + 1,
-                    record.game,
-                    record.variant,
-                    first.game,
-                    first.variant
+                    "{at}: game {} is of tournament {}, {first_at} of tournament {}: shards of \
+                     different tournaments (other game, engines, limits, rounds, openings, seed \
+                     or ply cap) do not merge",
+                    record.id,
+                    record.tournament,
+                    first.tournament
                 );
             }
             match by_id.get(&record.id) {
-                Some(seen) if !same_game(seen, &record) => {
-                    bail!(
-                        "{}:{}: game {} appears twice with different results",
-                        path.display(),
-                        i + 1,
-                        record.id
-                    )
-                }
+                Some((seen, seen_at)) if !same_game(seen, &record) => bail!(
+                    "{at}: game {} appears twice with different records (also at {seen_at})",
+                    record.id
+                ),
                 Some(_) => {}
                 None => {
-                    by_id.insert(record.id, record);
+                    by_id.insert(record.id, (record, at));
                 }
             }
         }
     }
-    Ok(by_id.into_values().collect())
+    check_together(&by_id)?;
+    Ok(by_id.into_values().map(|(record, _)| record).collect())
+}
+
+/// The records of one tournament against each other: one game and
+/// variant; the two games of a pair swap the engines from one opening in one
+/// round; the games of a round share its opening.
+fn check_together(by_id: &BTreeMap<u64, (GameRecord, String)>) -> Result<()> {
+    let mut rounds: HashMap<u32, &(GameRecord, String)> = HashMap::new();
+    let Some((first, first_at)) = by_id.values().next() else { return Ok(()) };
+    for entry @ (record, at) in by_id.values() {
+        if (&record.game, &record.variant) != (&first.game, &first.variant) {
+            bail!(
+                "{at}: game {} is a game of {} {}, {first_at} of {} {}",
+                record.id,
+                record.game,
+                record.variant,
+                first.game,
+                first.variant
+            );
+        }
+        if let Some((partner, partner_at)) = by_id.get(&(record.id ^ 1))
+            && (partner.p1 != record.p2 || partner.p2 != record.p1 || partner.round != record.round)
+        {
+            bail!(
+                "{at}: game {} ({} vs {}, round {}) and game {} at {partner_at} ({} vs {}, \
+                 round {}) form a pair: the same engines with colours swapped in one round",
+                record.id,
+                record.p1,
+                record.p2,
+                record.round,
+                partner.id,
+                partner.p1,
+                partner.p2,
+                partner.round
+            );
+        }
+        let first = *rounds.entry(record.round).or_insert(entry);
+        if first.0.opening != record.opening || first.0.fen != record.fen {
+            bail!(
+                "{at}: game {} of round {} starts from '{}', game {} of that round at {} from \
+                 '{}': one round has one opening",
+                record.id,
+                record.round,
+                record.opening,
+                first.0.id,
+                first.1,
+                first.0.opening
+            );
+        }
+    }
+    Ok(())
 }
 
 fn same_game(a: &GameRecord, b: &GameRecord) -> bool {

@@ -9,6 +9,8 @@ fn record(id: u64, p1: &str, p2: &str, result: &str) -> GameRecord {
         pair: id / 2,
         game: "tictactoe".into(),
         variant: "standard".into(),
+        tournament: "00000000000000aa".into(),
+        max_plies: Some(9),
         colours: ["X".into(), "O".into()],
         p1: p1.into(),
         p2: p2.into(),
@@ -35,7 +37,7 @@ fn pgn_record() {
         pgn,
         "[Event \"igroteka arena\"]\n[Game \"tictactoe\"]\n[Variant \"standard\"]\n[Round \"1\"]\n\
          [P1 \"alpha\"]\n[P2 \"beta\"]\n[X \"alpha\"]\n[O \"beta\"]\n[Result \"1/2-1/2\"]\n\
-         [Score \"13-11\"]\n[Termination \"normal\"]\n[PlyCount \"9\"]\n[Opening \"startpos moves c4\"]\n\n\
+         [Score \"13-11\"]\n[Termination \"normal\"]\n[PlyCount \"9\"]\n[MaxPlies \"9\"]\n[Opening \"startpos moves c4\"]\n\n\
          1. c4 c0 2. c2 c6 3. c3 c5 4. c1 c7 5. c8 {normal: board full} 1/2-1/2\n\n"
     );
 }

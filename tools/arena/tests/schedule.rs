@@ -60,7 +60,7 @@ fn shards_partition_the_schedule_and_keep_pairs_together() {
 #[test]
 fn random_openings_are_seeded_per_round() {
     let entry = GameEntry::of::<TicTacToe>();
-    let openings = Openings::parse("random:3", &entry, "standard").unwrap();
+    let openings = Openings::parse("random:3", &entry, "standard", 20).unwrap();
     let a = openings.for_round(1, 42, &entry, "standard").unwrap();
     assert_eq!(a, openings.for_round(1, 42, &entry, "standard").unwrap());
     assert_eq!(a.moves.len(), 3);
@@ -78,7 +78,7 @@ fn opening_files_hold_move_lists_and_positions() {
     let path = dir.join("book.txt");
     std::fs::write(&path, "# a comment\nc4 c0\n\nx...o.... x\n").unwrap();
     let openings =
-        Openings::parse(&format!("file={}", path.display()), &entry, "standard").unwrap();
+        Openings::parse(&format!("file={}", path.display()), &entry, "standard", 3).unwrap();
     let first = openings.for_round(1, 0, &entry, "standard").unwrap();
     assert_eq!(first, Opening { fen: None, moves: tokens(&["c4", "c0"]) });
     assert_eq!(first.to_string(), "startpos moves c4 c0");
@@ -87,8 +87,58 @@ fn opening_files_hold_move_lists_and_positions() {
     assert_eq!(second.to_string(), "fen x...o.... x");
     assert_eq!(openings.for_round(3, 0, &entry, "standard").unwrap(), first);
     std::fs::write(&path, "c4 zz\n").unwrap();
-    let err = Openings::parse(&format!("file={}", path.display()), &entry, "standard").unwrap_err();
+    let err =
+        Openings::parse(&format!("file={}", path.display()), &entry, "standard", 3).unwrap_err();
     assert!(format!("{err:#}").contains("book.txt:1"), "{err:#}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_openings_file_is_read_only_as_far_as_the_rounds_need_and_a_mark_is_no_move() {
+    let entry = GameEntry::of::<TicTacToe>();
+    let dir = std::env::temp_dir().join(format!("arena-openings-far-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("book.txt");
+    // A byte-order mark before line 1; line 4 is never read for 2 rounds.
+    std::fs::write(&path, "\u{feff}# a book\nc4 c0\nc8\nnot an opening\n").unwrap();
+    let spec = format!("file={}", path.display());
+    let Openings::List(list) = Openings::parse(&spec, &entry, "standard", 2).unwrap() else {
+        panic!("a list")
+    };
+    assert_eq!(list.len(), 2);
+    assert!(Openings::parse(&spec, &entry, "standard", 3).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// An openings file of endless short lines (a pipe here) stops the reading
+/// at [`arena::openings_budget`] instead of keeping the arena reading.
+#[test]
+fn an_endless_openings_file_is_refused_at_its_byte_limit() {
+    use std::io::Write;
+
+    let entry = GameEntry::of::<TicTacToe>();
+    let dir = std::env::temp_dir().join(format!("arena-openings-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("endless.txt");
+    let _ = std::fs::remove_file(&fifo);
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut file = std::fs::OpenOptions::new().write(true).open(fifo).unwrap();
+            let line = format!("{}\n", " ".repeat(1023));
+            // Blank lines: no opening among them, ever; more than the limit.
+            for _ in 0..(arena::openings_budget(5) / 1024 + 64) {
+                if file.write_all(line.as_bytes()).is_err() {
+                    break; // the reader stopped
+                }
+            }
+        })
+    };
+    let spec = format!("file={}", fifo.display());
+    let err = format!("{:#}", Openings::parse(&spec, &entry, "standard", 5).unwrap_err());
+    assert!(err.contains(&format!("more than {} bytes", arena::openings_budget(5))), "{err}");
+    writer.join().unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -61,7 +61,7 @@ fn args(text: &[&str]) -> Vec<String> {
 }
 
 fn records(path: &Path) -> Vec<GameRecord> {
-    read_records(&[path.to_owned()]).unwrap()
+    read_records(games(), &[path.to_owned()]).unwrap()
 }
 
 const DETERMINISTIC: &[&str] = &[
@@ -248,7 +248,7 @@ fn shards_merge_into_the_unsharded_tournament() {
         games.iter_mut().for_each(|g| g.duration_ms = 0);
         games
     };
-    let merged = strip(read_records(&shards).unwrap());
+    let merged = strip(read_records(games(), &shards).unwrap());
     let unsharded = strip(records(&whole));
     assert_eq!(merged, unsharded);
     assert_eq!(
@@ -291,10 +291,10 @@ fn kill_and_resume_lose_nothing() {
     }
     child.kill().unwrap();
     child.wait().unwrap();
-    let before = read_records(std::slice::from_ref(&state)).unwrap();
+    let before = read_records(games(), std::slice::from_ref(&state)).unwrap();
     assert!(before.len() >= 6 && before.len() < 48, "{}", before.len());
     assert!(command().status().unwrap().success());
-    let after = read_records(std::slice::from_ref(&state)).unwrap();
+    let after = read_records(games(), std::slice::from_ref(&state)).unwrap();
     assert_eq!(after.len(), 48);
     let ids: HashSet<u64> = after.iter().map(|g| g.id).collect();
     assert_eq!(ids, (0..48).collect());
@@ -387,6 +387,19 @@ fn small(dir: &Path) -> Vec<String> {
     ])
 }
 
+/// `record` (a finished game of [`small`]) cut after three plies and made a
+/// time forfeit of the first player, who is not to move there.
+fn forfeit_by_the_side_not_to_move(record: &serde_json::Value) -> String {
+    let mut forged = record.clone();
+    forged["moves"] = serde_json::json!(record["moves"].as_array().unwrap()[..3]);
+    forged["termination"] = "time forfeit".into();
+    forged["result"] = "0-1".into();
+    forged["reason"] =
+        format!("{} (X): no bestmove within 100 ms", record["p1"].as_str().unwrap()).into();
+    forged.as_object_mut().unwrap().remove("score");
+    forged.to_string()
+}
+
 fn error_of(a: &[String]) -> String {
     format!("{:#}", arena(a).expect_err("refused"))
 }
@@ -407,7 +420,7 @@ fn a_resumed_state_is_checked_against_the_schedule_and_the_rules() {
     let bad = |field: &str, value: serde_json::Value| {
         let mut changed = record.clone();
         changed[field] = value;
-        format!("{}\n{changed}\n{}\n", lines[0], lines[2])
+        changed.to_string()
     };
     let first_move = record["moves"][0].as_str().unwrap().to_owned();
     let replies = record["moves"][1].clone();
@@ -418,11 +431,25 @@ fn a_resumed_state_is_checked_against_the_schedule_and_the_rules() {
         (bad("moves", serde_json::json!([first_move, first_move])), "move 2"),
         (bad("moves", serde_json::json!([replies])), "where the moves do not end so"),
         (bad("opening", "startpos moves c4".into()), "opening 'startpos moves c4'"),
+        (bad("pair", 5.into()), "pair 5"),
+        (bad("colours", serde_json::json!(["O", "X"])), "colours"),
+        (bad("score", serde_json::json!([1, 0])), "score 1-0"),
+        (bad("reason", "resigned".into()), "reason 'resigned'"),
+        (bad("max_plies", 5.into()), "ply cap"),
+        (bad("tournament", "0123456789abcdef".into()), "tournament 0123456789abcdef"),
+        (forfeit_by_the_side_not_to_move(&record), "who was not to move"),
     ] {
+        let text = format!("{}\n{text}\n{}\n", lines[0], lines[2]);
         std::fs::write(&state, &text).unwrap();
         let err = error_of(&small(&dir));
         assert!(err.contains("state.jsonl:2") && err.contains(expected), "{expected}: {err}");
     }
+    // A header of another format version.
+    let header = lines[0].replace("\"arena_state\":2", "\"arena_state\":99");
+    assert_ne!(header, lines[0]);
+    std::fs::write(&state, format!("{header}\n{}\n", lines[1])).unwrap();
+    let err = error_of(&small(&dir));
+    assert!(err.contains("version 99"), "{err}");
     // A state file of another tournament is refused with a way forward.
     std::fs::write(&state, &good).unwrap();
     let mut other = small(&dir);
@@ -499,11 +526,11 @@ fn opening_lines_take_move_numbers_and_bad_ones_say_both_reasons() {
     let book = dir.join("book.txt");
     std::fs::write(&book, "1. c4 c0! 2. c8\n").unwrap();
     let spec = format!("file={}", book.display());
-    let openings = arena::Openings::parse(&spec, &entry, "standard").unwrap();
+    let openings = arena::Openings::parse(&spec, &entry, "standard", 10).unwrap();
     let first = openings.for_round(1, 0, &entry, "standard").unwrap();
     assert_eq!(first.moves, ["c4", "c0", "c8"]);
     std::fs::write(&book, "c4 zz\n").unwrap();
-    let err = format!("{:#}", arena::Openings::parse(&spec, &entry, "standard").unwrap_err());
+    let err = format!("{:#}", arena::Openings::parse(&spec, &entry, "standard", 10).unwrap_err());
     assert!(err.contains("move 2 (zz)") && err.contains("nor a position text ("), "{err}");
 }
 
@@ -524,4 +551,180 @@ fn endless_or_unwritable_files_and_huge_schedules_are_clear_errors() {
     let err = error_of(&with(&["--rounds", "4294967295"]));
     assert!(err.contains("at most 1000000"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The moves of every game, in id order.
+fn move_lists(games: &[GameRecord]) -> Vec<Vec<String>> {
+    games.iter().map(|g| g.moves.clone()).collect()
+}
+
+#[test]
+fn every_engine_that_declares_a_seed_gets_one_per_game() {
+    // The fake engine declares `Seed` 0..1000000000 and, as the real one,
+    // refuses a value outside it: each game must still get its own seed.
+    let dir = scratch("seeds");
+    let run = |seed: &str| {
+        let jsonl = dir.join(format!("{seed}.jsonl"));
+        let mut a = args(&["--engine", "builtin=random", "--engine", "name=b", "builtin=random"]);
+        a.extend(args(&["--each", "nodes=1", "--rounds", "4", "--seed", seed, "--quiet"]));
+        a.extend(args(&["--jsonl", jsonl.to_str().unwrap()]));
+        arena(&a).unwrap();
+        records(&jsonl)
+    };
+    let games = run("1");
+    assert_eq!(games.len(), 8);
+    let distinct: HashSet<Vec<String>> = move_lists(&games).into_iter().collect();
+    assert!(distinct.len() >= 6, "{} distinct of 8", distinct.len());
+    assert_eq!(arena::repeated_games(&games), 8 - distinct.len());
+    assert_ne!(move_lists(&run("2")), move_lists(&games), "another --seed, other games");
+}
+
+#[test]
+fn an_option_an_engine_refuses_stops_the_tournament_before_any_output() {
+    let dir = scratch("refused");
+    let mut a = small(&dir);
+    a.extend(args(&["--engine", "name=c", "builtin=random", "option.Bogus=1"]));
+    let err = error_of(&a);
+    assert!(err.contains("engine 'c' refused its options: error: unknown option 'Bogus'"), "{err}");
+    for file in ["state.jsonl", "games.jsonl", "games.pgn"] {
+        assert!(!dir.join(file).exists(), "{file} written");
+    }
+    // A seed given by hand that the engine refuses, too.
+    let mut a = small(&dir);
+    a.extend(args(&["--engine", "name=c", "builtin=random", "option.Seed=-1"]));
+    assert!(error_of(&a).contains("Seed: bad value '-1'"), "{}", error_of(&a));
+}
+
+/// `tictactoe-arena ARGS`: its status and stderr.
+fn arena_process(a: &[&str]) -> (bool, String) {
+    let out = Command::new(example("tictactoe-arena")).args(a).output().unwrap();
+    (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn deterministic_engines_from_one_opening_are_warned_about() {
+    let deterministic =
+        ["--engine", "builtin=alphabeta", "--engine", "name=b", "builtin=alphabeta"];
+    let rest = ["--each", "depth=2", "--rounds", "2", "--quiet"];
+    let (ok, err) = arena_process(&[&deterministic[..], &rest].concat());
+    assert!(ok, "{err}");
+    assert!(err.contains("alphabeta and b are deterministic here"), "{err}");
+    assert!(err.contains("2 of 4 games repeat an earlier game"), "{err}");
+    // Seeded players, or one opening per round: no warning.
+    let seeded = ["--engine", "builtin=mcts", "--engine", "name=b", "builtin=random"];
+    let (ok, err) = arena_process(&[&seeded[..], &rest].concat());
+    assert!(ok && !err.contains("warning"), "{err}");
+    let (ok, err) =
+        arena_process(&[&deterministic[..], &rest, &["--openings", "random:3"]].concat());
+    assert!(ok && !err.contains("deterministic here"), "{err}");
+}
+
+#[test]
+fn no_cap_is_warned_about() {
+    let a = ["--engine", "builtin=random", "--engine", "name=b", "builtin=random", "--quiet"];
+    let (ok, err) = arena_process(&[&a[..], &["--each", "nodes=1", "--max-plies", "0"]].concat());
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("warning: no ply cap (--max-plies 0)") && err.contains("for ever"),
+        "{err}"
+    );
+    let (ok, err) = arena_process(&[&a[..], &["--each", "nodes=1"]].concat());
+    assert!(ok && !err.contains("no ply cap"), "{err}");
+    // A cap that leaves the engines no move after the opening is refused.
+    let (ok, err) = arena_process(
+        &[&a[..], &["--each", "nodes=1", "--max-plies", "3", "--openings", "random:3"]].concat(),
+    );
+    assert!(!ok && err.contains("leaves no move"), "{err}");
+}
+
+#[test]
+fn a_second_run_on_a_state_in_use_is_refused() {
+    let dir = scratch("lock");
+    let state = dir.join("state.jsonl");
+    let mut first = Command::new(example("tictactoe-arena"))
+        .args(["--rounds", "400", "--each", "nodes=1", "--concurrency", "1", "--quiet"])
+        .arg("--state")
+        .arg(&state)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while std::fs::read_to_string(&state).map_or(0, |s| s.lines().count()) < 2 {
+        assert!(started.elapsed() < Duration::from_secs(60), "no progress");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // `small` keeps its state in the same file.
+    let second = arena(&small(&dir)).map_err(|e| format!("{e:#}"));
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let err = second.expect_err("refused");
+    assert!(err.contains("is in use by another run"), "{err}");
+    // Once the first run has gone (even killed), the state is free again:
+    // this run is refused for being another tournament, not for the lock.
+    let err = error_of(&small(&dir));
+    assert!(err.contains("another tournament"), "{err}");
+}
+
+/// A small tournament's JSONL records, as lines.
+fn small_jsonl(dir: &Path, extra: &[&str]) -> Vec<String> {
+    let mut a = small(dir);
+    a.extend(args(extra));
+    arena(&a).unwrap();
+    let text = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    text.lines().map(str::to_owned).collect()
+}
+
+#[test]
+fn merge_replays_every_record_and_refuses_other_tournaments() {
+    let dir = scratch("merge");
+    let (one, two, three) = (dir.join("one"), dir.join("two"), dir.join("three"));
+    for d in [&one, &two, &three] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    let lines = small_jsonl(&one, &[]);
+    let merge = |files: &[&Path]| {
+        let mut a = vec!["merge".to_owned()];
+        a.extend(files.iter().map(|f| f.display().to_string()));
+        arena(&a).map_err(|e| format!("{e:#}"))
+    };
+    let forged = |field: &str, value: serde_json::Value| {
+        let mut record: serde_json::Value = serde_json::from_str(&lines[1]).unwrap();
+        record[field] = value;
+        let path = dir.join(format!("forged-{field}.jsonl"));
+        std::fs::write(&path, format!("{}\n{record}\n", lines[0])).unwrap();
+        path
+    };
+    let moves = serde_json::from_str::<serde_json::Value>(&lines[1]).unwrap()["moves"].clone();
+    let first = moves[0].clone();
+    let flipped = match serde_json::from_str::<serde_json::Value>(&lines[1]).unwrap()["result"]
+        .as_str()
+        .unwrap()
+    {
+        "1-0" => "0-1",
+        _ => "1-0",
+    };
+    for (path, expected) in [
+        (forged("moves", serde_json::json!([first, first])), ":2: game 1: move 2"),
+        (forged("result", flipped.into()), &format!(":2: game 1: result {flipped}")),
+        (forged("p2", "renamed".into()), ":2 (b vs renamed, round 1) form a pair"),
+    ] {
+        let err = merge(&[&path]).unwrap_err();
+        assert!(err.contains(expected), "{expected}: {err}");
+    }
+    // Shards of another seed, or with an engine renamed: another tournament.
+    small_jsonl(&two, &["--seed", "5"]);
+    let mut renamed = small(&three);
+    renamed[4] = "name=c".to_owned();
+    arena(&renamed).unwrap();
+    for other in [&two, &three] {
+        let err = merge(&[&one.join("games.jsonl"), &other.join("games.jsonl")]).unwrap_err();
+        assert!(err.contains("different tournaments"), "{err}");
+    }
+    // The state file and the JSONL of one run merge into the same games.
+    merge(&[&one.join("games.jsonl"), &one.join("state.jsonl")]).unwrap();
+    assert_eq!(
+        read_records(games(), &[one.join("state.jsonl")]).unwrap(),
+        read_records(games(), &[one.join("games.jsonl")]).unwrap()
+    );
 }

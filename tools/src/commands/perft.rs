@@ -3,17 +3,23 @@
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
+use anyhow::Context;
 use clap::Args;
 
 use crate::position::PositionArgs;
+
+/// The deepest depth `perft` accepts, as the engine's `perft` command: past
+/// it even two moves a ply make a count that outgrows 64 bits (and long
+/// before it a count takes years).
+const MAX_DEPTH: u32 = 64;
 
 /// Count move paths to each depth 1..N.
 #[derive(Args, Debug)]
 pub struct PerftArgs {
     #[command(flatten)]
     position: PositionArgs,
-    /// The deepest depth.
-    #[arg(long, short)]
+    /// The deepest depth (0 to 64).
+    #[arg(long, short, value_parser = clap::value_parser!(u32).range(..=i64::from(MAX_DEPTH)))]
     depth: u32,
     /// List `<move> <count>` below each legal move at the last depth.
     #[arg(long)]
@@ -38,7 +44,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
     let start = Instant::now();
     let show_progress = std::io::stderr().is_terminal();
     let moves = pos.legal_move_texts();
-    let mut total = 0;
+    let mut total: u64 = 0;
     let mut divide = Vec::with_capacity(moves.len());
     for (i, mv) in moves.iter().enumerate() {
         if show_progress {
@@ -47,7 +53,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
         let mut child = pos.clone();
         child.play_move_text(mv)?;
         let nodes = child.perft(args.depth - 1);
-        total += nodes;
+        total = total.checked_add(nodes).context("the count outgrows 64 bits")?;
         divide.push((mv, nodes));
     }
     if show_progress {

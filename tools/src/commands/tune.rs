@@ -217,6 +217,16 @@ fn datagen(args: &DatagenArgs) -> anyhow::Result<()> {
             Ok(())
         })?,
         None => {
+            if args.max_plies == Some(0) {
+                eprintln!("warning: {}", arena::no_cap_warning(entry));
+            }
+            if args.random_plies == 0 && args.games > 1 {
+                eprintln!(
+                    "warning: --random-plies 0: alpha-beta at a fixed depth or node count \
+                     plays the same game every time, so all {} games are one",
+                    args.games
+                );
+            }
             for _ in 0..args.games {
                 let game = self_play(entry, variant, &think, &mut memory, &mut rng, args)?;
                 write_game(game, &mut rng)?;

@@ -199,3 +199,45 @@ fn bad_lines_are_reported_with_their_number() {
 fn start_fen() -> String {
     otrazhenie::Position::default().to_string()
 }
+
+/// `tune` writing into a closed pipe (`| head -0`) ends with the status of a
+/// broken pipe, never a panic (exit 101).
+#[test]
+fn a_closed_stdout_is_no_panic() {
+    let out = temp_file("closed-stdout.jsonl");
+    let out_text = out.to_str().expect("utf-8 path");
+    let closed = |args: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_igroteka"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("runs");
+        drop(child.stdout.take());
+        let output = child.wait_with_output().expect("ends");
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_ne!(output.status.code(), Some(101), "{args:?}: {stderr}");
+        output.status
+    };
+    let datagen = [
+        "tune",
+        "datagen",
+        "--game",
+        "focus",
+        "--games",
+        "4",
+        "--depth",
+        "1",
+        "--random-plies",
+        "4",
+        "--max-swing",
+        "100000",
+        "--max-plies",
+        "60",
+        "--out",
+        out_text,
+    ];
+    assert_eq!(closed(&datagen).code(), Some(141));
+    closed(&["tune", "fit", "--game", "focus", "--data", out_text]);
+}

@@ -8,7 +8,9 @@
 //! `hang-search` (stops answering at the `go`); `late` (sleeps MS, default
 //! 2000, then answers); `illegal` (an occupied or unknown cell); `garbage`
 //! (a line that is not UTF-8); `liar` (always says `response p1win` to
-//! `query result` at the end).
+//! `query result` at the end); `no-bestmove` (answers everything but never
+//! `bestmove`); `other-game` (declares a `Game` option without tic-tac-toe).
+//! A crash says why on stderr first.
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -41,7 +43,7 @@ fn main() {
     for line in Lines::new(std::io::stdin().lock()) {
         let Ok(line) = line else { break };
         let replies = match line.parse::<GuiMessage>() {
-            Ok(GuiMessage::Ugi | GuiMessage::Uci) => identify(),
+            Ok(GuiMessage::Ugi | GuiMessage::Uci) => identify(mode == "other-game"),
             Ok(GuiMessage::IsReady) => {
                 if mode == "hang" && gos > 0 && gos + 1 >= at {
                     hang();
@@ -88,7 +90,11 @@ fn main() {
                 gos += 1;
                 let misbehave = gos == at;
                 match mode.as_str() {
-                    "crash" if misbehave => std::process::exit(3),
+                    "crash" if misbehave => {
+                        eprintln!("fake-engine: crashing on purpose at go {gos}");
+                        std::process::exit(3)
+                    }
+                    "no-bestmove" if misbehave => continue,
                     "hang-search" if misbehave => hang(),
                     "garbage" if misbehave => {
                         let _ = out.write_all(b"\xff\xfe\xfd garbage\n");
@@ -138,22 +144,30 @@ fn main() {
     }
 }
 
-/// The answer to `ugi`.
-fn identify() -> Vec<EngineMessage> {
+/// The answer to `ugi`; `other_game`: with a `Game` option that offers
+/// chess only.
+fn identify(other_game: bool) -> Vec<EngineMessage> {
     let engines = ["alphabeta", "mcts", "random"].map(str::to_owned).to_vec();
-    vec![
-        EngineMessage::IdName("fake-engine".to_owned()),
-        EngineMessage::IdAuthor("arena tests".to_owned()),
-        EngineMessage::Option(OptionDecl {
-            name: "Engine".to_owned(),
-            kind: OptionKind::Combo { default: "random".to_owned(), vars: engines },
-        }),
-        EngineMessage::Option(OptionDecl {
-            name: "Seed".to_owned(),
-            kind: OptionKind::Spin { default: 0, min: 0, max: MAX_SEED as i64 },
-        }),
-        EngineMessage::UgiOk,
-    ]
+    let game = OptionDecl {
+        name: "Game".to_owned(),
+        kind: OptionKind::Combo { default: "chess".to_owned(), vars: vec!["chess".to_owned()] },
+    };
+    let game = other_game.then_some(EngineMessage::Option(game));
+    game.into_iter()
+        .chain([
+            EngineMessage::IdName("fake-engine".to_owned()),
+            EngineMessage::IdAuthor("arena tests".to_owned()),
+            EngineMessage::Option(OptionDecl {
+                name: "Engine".to_owned(),
+                kind: OptionKind::Combo { default: "random".to_owned(), vars: engines },
+            }),
+            EngineMessage::Option(OptionDecl {
+                name: "Seed".to_owned(),
+                kind: OptionKind::Spin { default: 0, min: 0, max: MAX_SEED as i64 },
+            }),
+            EngineMessage::UgiOk,
+        ])
+        .collect()
 }
 
 fn hang() -> ! {

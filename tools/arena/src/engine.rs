@@ -1,23 +1,24 @@
-//! One engine process seen through the protocol: start, talk, listen with
-//! deadlines, and name what went wrong.
+//! One engine process seen through the protocol: started, spoken to and
+//! ended by the protocol crate's client ([`protocol::client`]: a process
+//! group of its own, bounded reads, every wait bounded, quit then kill of
+//! the whole group, stderr kept), with what goes wrong named as the arena's
+//! terminations.
 
-use std::path::Path;
-use std::process::Stdio;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use protocol::{EngineMessage, GuiMessage, OptionDecl, ParseError};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, Command};
-use tokio::sync::mpsc;
+pub use protocol::client::Heard;
+use protocol::client::{ClientError, EngineCommand, EngineProcess};
+use protocol::{EngineMessage, GuiMessage, OptionDecl};
 use tokio::time::Instant;
 
 use crate::config::{EngineSpec, Program};
 use crate::record::Termination;
 
-/// The longest line an engine may write.
-const MAX_LINE: usize = 64 * 1024;
 /// Lines that are no reply the arena waits for, tolerated per wait.
 pub(crate) const MAX_UNRECOGNISED: u32 = 1000;
+/// How long an engine has to exit after `quit` before its group is killed.
+const QUIT_GRACE: Duration = Duration::from_millis(500);
 
 /// What went wrong with an engine: the termination it causes and a detail.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,31 +35,29 @@ impl Fault {
     }
 }
 
-enum Event {
-    Line(String),
-    Garbage(&'static str),
-    Eof,
+impl From<ClientError> for Fault {
+    /// The client's errors as terminations; the detail ends with the
+    /// engine's last stderr lines.
+    fn from(error: ClientError) -> Self {
+        let termination = match &error {
+            ClientError::Spawn { .. }
+            | ClientError::Disconnect { .. }
+            | ClientError::Unsendable { .. } => Termination::Disconnect,
+            ClientError::Timeout { .. } => Termination::Stall,
+            ClientError::Garbage { .. } => Termination::GarbageOutput,
+        };
+        Fault::new(termination, error.to_string())
+    }
 }
 
 /// A running engine.
 pub struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    events: mpsc::UnboundedReceiver<Event>,
-}
-
-/// A line the engine wrote: a protocol message, or a line that is none
-/// (ignored, as the protocol asks, unless too many come).
-#[derive(Debug)]
-pub enum Heard {
-    /// A message the protocol crate reads.
-    Message(EngineMessage),
-    /// Any other line, with why it is no message.
-    Unreadable(String, ParseError),
+    process: EngineProcess,
 }
 
 impl Engine {
-    /// Starts the engine: built-ins as `<igroteka> engine --game G --variant V`.
+    /// Starts the engine: built-ins as `<igroteka> engine --game G --variant V`;
+    /// with `log`, the whole conversation and the engine's stderr go there.
     ///
     /// # Errors
     /// A `disconnect` fault when the process cannot be started.
@@ -67,39 +66,20 @@ impl Engine {
         igroteka: &Path,
         game: &str,
         variant: &str,
+        log: Option<PathBuf>,
     ) -> Result<Engine, Fault> {
         let (program, args) = match &spec.program {
-            Program::Builtin(_) => {
-                (igroteka.as_os_str(), vec!["engine", "--game", game, "--variant", variant])
-            }
+            Program::Builtin(_) => (
+                igroteka.to_path_buf(),
+                ["engine", "--game", game, "--variant", variant].map(str::to_owned).to_vec(),
+            ),
             Program::External(words) => match words.split_first() {
-                Some((program, args)) => {
-                    (program.as_ref(), args.iter().map(String::as_str).collect())
-                }
+                Some((program, args)) => (PathBuf::from(program), args.to_vec()),
                 None => return Err(Fault::new(Termination::Disconnect, "no program to start")),
             },
         };
-        let mut command = Command::new(program);
-        command.args(args);
-        if let Some(dir) = &spec.dir {
-            command.current_dir(dir);
-        }
-        command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .kill_on_drop(true);
-        let mut child = command.spawn().map_err(|e| {
-            let dir = spec.dir.as_ref().map(|d| format!(" in {}", d.display())).unwrap_or_default();
-            let program = Path::new(program).display();
-            Fault::new(Termination::Disconnect, format!("cannot start '{program}'{dir}: {e}"))
-        })?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            return Err(Fault::new(Termination::Disconnect, "no pipes to the engine"));
-        };
-        let (tx, events) = mpsc::unbounded_channel();
-        tokio::spawn(read_lines(BufReader::new(stdout), tx));
-        Ok(Engine { child, stdin, events })
+        let command = EngineCommand { program, args, dir: spec.dir.clone(), log };
+        Ok(Engine { process: EngineProcess::spawn(&command)? })
     }
 
     /// Writes one message.
@@ -107,15 +87,7 @@ impl Engine {
     /// # Errors
     /// `disconnect` when the pipe is closed.
     pub async fn send(&mut self, message: &GuiMessage) -> Result<(), Fault> {
-        let line = format!("{message}\n");
-        let write = async {
-            self.stdin.write_all(line.as_bytes()).await?;
-            self.stdin.flush().await
-        };
-        match write.await {
-            Ok(()) => Ok(()),
-            Err(e) => Err(self.disconnect(&format!("writing '{message}': {e}")).await),
-        }
+        Ok(self.process.send(message).await?)
     }
 
     /// The next line before `deadline`; `None` when the deadline passes first.
@@ -124,17 +96,7 @@ impl Engine {
     /// `disconnect` at the end of output, `garbage output` for bytes that are
     /// no text line.
     pub async fn next_line(&mut self, deadline: Instant) -> Result<Option<Heard>, Fault> {
-        match tokio::time::timeout_at(deadline, self.events.recv()).await {
-            Err(_) => Ok(None),
-            Ok(Some(Event::Line(line))) => Ok(Some(match line.parse() {
-                Ok(message) => Heard::Message(message),
-                Err(e) => Heard::Unreadable(line, e),
-            })),
-            Ok(Some(Event::Garbage(what))) => Err(Fault::new(Termination::GarbageOutput, what)),
-            Ok(Some(Event::Eof) | None) => {
-                Err(self.disconnect("the engine closed its output").await)
-            }
-        }
+        Ok(self.process.next_line(deadline).await?)
     }
 
     /// Waits for the first message `wanted` accepts (named `name` in
@@ -160,9 +122,15 @@ impl Engine {
                 }
                 Some(Heard::Unreadable(..)) => {}
                 None => {
+                    let stderr = self.process.stderr();
+                    let tail = if stderr.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; stderr: {}", stderr.join(" | "))
+                    };
                     return Err(Fault::new(
                         Termination::Stall,
-                        format!("no '{name}' within {} ms", timeout.as_millis()),
+                        format!("no '{name}' within {} ms{tail}", timeout.as_millis()),
                     ));
                 }
             }
@@ -186,62 +154,14 @@ impl Engine {
         self.expect(&EngineMessage::ReadyOk.to_string(), timeout, ready).await
     }
 
-    /// Asks the engine to quit and leaves it a moment before it is killed.
-    pub fn quit(mut self) {
-        tokio::spawn(async move {
-            let _ = self.stdin.write_all(format!("{}\n", GuiMessage::Quit).as_bytes()).await;
-            let _ = self.stdin.flush().await;
-            if tokio::time::timeout(Duration::from_millis(500), self.child.wait()).await.is_err() {
-                let _ = self.child.kill().await;
-            }
-        });
-    }
-
-    async fn disconnect(&mut self, what: &str) -> Fault {
-        let status = tokio::time::timeout(Duration::from_millis(200), self.child.wait()).await;
-        let detail = match status {
-            Ok(Ok(status)) => format!("{what} ({status})"),
-            _ => what.to_owned(),
-        };
-        Fault::new(Termination::Disconnect, detail)
+    /// Ends the engine in the background: `quit`, a short grace, then its
+    /// whole process group is killed (see [`EngineProcess::quit`]).
+    pub fn quit(self) {
+        tokio::spawn(self.process.quit(QUIT_GRACE));
     }
 }
 
-async fn read_lines<R: AsyncBufReadExt + Unpin>(mut reader: R, tx: mpsc::UnboundedSender<Event>) {
-    let mut line = Vec::new();
-    loop {
-        let chunk = match reader.fill_buf().await {
-            Ok([]) | Err(_) => {
-                let _ = tx.send(Event::Eof);
-                return;
-            }
-            Ok(chunk) => chunk,
-        };
-        let (take, complete) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (chunk.len(), false),
-        };
-        line.extend_from_slice(&chunk[..take]);
-        reader.consume(take);
-        if line.len() > MAX_LINE {
-            let _ = tx.send(Event::Garbage("a line longer than 64 KiB"));
-            return;
-        }
-        if complete {
-            let event = match std::str::from_utf8(&line) {
-                Ok(text) => Event::Line(text.trim_end_matches(['\n', '\r']).to_owned()),
-                Err(_) => Event::Garbage("a line that is not UTF-8"),
-            };
-            if tx.send(event).is_err() {
-                return;
-            }
-            line.clear();
-        }
-    }
-}
-
-// Options: what an engine declares and what it refuses. Kept apart from the
-// process handling above, which the protocol crate's client will take over.
+// Options: what an engine declares and what it refuses.
 impl Engine {
     /// `ugi` … `ugiok`; returns the options the engine declared on the way.
     ///

@@ -148,6 +148,15 @@ pub struct ArenaFlags {
     /// Milliseconds an engine has to answer `ugi` and `isready` before it stalls.
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     pub stall_timeout: u64,
+    /// Milliseconds a move may take when an engine's limit has no time in
+    /// it (`depth=`/`nodes=` only); then it forfeits (`stall`), even while
+    /// it answers `isready`.
+    #[arg(long, value_name = "MS", default_value_t = 300_000)]
+    pub move_timeout: u64,
+    /// Write one log per engine process and game into this folder: the
+    /// whole conversation (`>` sent, `<` heard) and the engine's stderr (`!`).
+    #[arg(long, value_name = "DIR")]
+    pub engine_log: Option<std::path::PathBuf>,
     /// Ply cap, adjudicated by the game's rule (default: the game's own).
     #[arg(long)]
     pub max_plies: Option<u32>,

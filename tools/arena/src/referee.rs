@@ -34,6 +34,12 @@ pub struct Referee {
     pub time_margin: Duration,
     /// Time to answer `ugi` or `isready`.
     pub stall_timeout: Duration,
+    /// The longest a move may take when the engine's limit has no time in
+    /// it (depth or nodes only): then it forfeits (`stall`).
+    pub move_timeout: Duration,
+    /// A folder for one log per engine process and game (the conversation
+    /// and the engine's stderr), if asked for.
+    pub engine_log: Option<PathBuf>,
     /// Whether to ask both engines `query result` at the end.
     pub query_result: bool,
     /// The tournament seed: every engine that declares `Seed` gets a
@@ -195,7 +201,8 @@ impl Referee {
         game: &mut board_core::GameRecord<dyn SearchGame>,
     ) -> Result<End, OptionsRefused> {
         for side in Player::BOTH {
-            match self.start(specs[side], self.game_seed(fixture.id, side)).await {
+            let log = self.log_file(fixture.id, side, specs[side]);
+            match self.start(specs[side], self.game_seed(fixture.id, side), log).await {
                 Ok(started) => engines[side] = Some(started.engine),
                 Err(StartError::Fault(fault)) => return Ok(End::Fault(side, fault)),
                 Err(StartError::Refused(refused)) => return Err(refused),
@@ -241,6 +248,18 @@ impl Referee {
         }
     }
 
+    /// The log of `spec`'s process playing `side` in game `id`, when logs are
+    /// asked for: `<dir>/game<id>-p<1|2>-<name>.log`.
+    pub(crate) fn log_file(&self, id: u64, side: Player, spec: &EngineSpec) -> Option<PathBuf> {
+        let name: String = spec
+            .name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+            .collect();
+        let dir = self.engine_log.as_ref()?;
+        Some(dir.join(format!("game{id}-p{}-{name}.log", side.index() + 1)))
+    }
+
     /// The seed of `side`'s engine in game `id`: derived from the
     /// tournament's seed, so a resumed or sharded tournament gives every game
     /// the seeds the whole one would.
@@ -253,10 +272,40 @@ impl Referee {
     /// a `Seed` spin and is not given one: `seed`, brought into the declared
     /// range; then the engine's own `option.NAME=VALUE`s), `isready`,
     /// `uginewgame`.
-    pub(crate) async fn start(&self, spec: &EngineSpec, seed: u64) -> Result<Started, StartError> {
-        let mut engine = Engine::spawn(spec, &self.igroteka, self.entry.name, &self.variant)?;
+    pub(crate) async fn start(
+        &self,
+        spec: &EngineSpec,
+        seed: u64,
+        log: Option<PathBuf>,
+    ) -> Result<Started, StartError> {
+        let mut engine = Engine::spawn(spec, &self.igroteka, self.entry.name, &self.variant, log)?;
         let declared = engine.identify(self.stall_timeout).await?;
         let is = |name: &str, wanted: &str| name.trim().eq_ignore_ascii_case(wanted);
+        // Every engine that declares `Game`, `Variant` or `MaxPlies` is told
+        // the tournament's; one whose `Game` or `Variant` cannot be it is
+        // refused before it plays.
+        let mut options = Vec::new();
+        for (name, value) in [
+            ("Game", self.entry.name.to_owned()),
+            ("Variant", self.variant.clone()),
+            ("MaxPlies", self.max_plies.to_string()),
+        ] {
+            let Some(decl) = declared.iter().find(|decl| is(&decl.name, name)) else { continue };
+            if let OptionKind::Combo { vars, .. } = &decl.kind
+                && !vars.iter().any(|var| is(var, &value))
+            {
+                engine.quit();
+                let errors = vec![format!(
+                    "its {name} option cannot be '{value}' (it offers {})",
+                    vars.join(", ")
+                )];
+                return Err(StartError::Refused(OptionsRefused {
+                    engine: spec.name.clone(),
+                    errors,
+                }));
+            }
+            options.push((decl.name.clone(), value));
+        }
         let seed_range = declared.iter().find_map(|decl: &OptionDecl| match decl.kind {
             OptionKind::Spin { min, max, .. } if is(&decl.name, SEED) && min <= max => {
                 Some((min, max))
@@ -266,10 +315,8 @@ impl Referee {
         let seed = seed_range
             .filter(|_| !spec.options.iter().any(|(name, _)| is(name, SEED)))
             .map(|(min, max)| in_range(seed, min, max));
-        let mut options = Vec::new();
         if let Program::Builtin(kind) = spec.program {
             options.push(("Engine".to_owned(), kind.name().to_owned()));
-            options.push(("MaxPlies".to_owned(), self.max_plies.to_string()));
         }
         if let Some(seed) = seed {
             options.push((SEED.to_owned(), seed.to_string()));
@@ -314,10 +361,11 @@ impl Referee {
         let mut probe_sent: Option<Instant> = None;
         let mut others = 0;
         let token = loop {
+            let ceiling = sent + self.move_timeout;
             let wait_until = match (allowed, probe_sent) {
                 (Some(allowed), _) => sent + allowed + margin,
-                (None, Some(probe)) => probe + self.stall_timeout,
-                (None, None) => Instant::now() + self.stall_timeout,
+                (None, Some(probe)) => (probe + self.stall_timeout).min(ceiling),
+                (None, None) => (Instant::now() + self.stall_timeout).min(ceiling),
             };
             match engine.next_line(wait_until).await? {
                 Some(Heard::Message(EngineMessage::BestMove(mv))) => break mv,
@@ -341,6 +389,16 @@ impl Referee {
                         format!(
                             "no bestmove within {} ms",
                             (allowed.unwrap_or_default() + margin).as_millis()
+                        ),
+                    ));
+                }
+                None if Instant::now() >= ceiling => {
+                    return Err(Fault::new(
+                        Termination::Stall,
+                        format!(
+                            "no bestmove within {} ms (--move-timeout), though it answers \
+                             isready",
+                            self.move_timeout.as_millis()
                         ),
                     ));
                 }

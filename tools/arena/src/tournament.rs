@@ -138,7 +138,8 @@ async fn check_engines(referee: &Referee) -> Result<Vec<bool>> {
         {
             bail!("engine '{}': dir={} is not a directory", spec.name, dir.display());
         }
-        match referee.start(spec, referee.game_seed(0, board_core::Player::First)).await {
+        let seed = referee.game_seed(0, board_core::Player::First);
+        match referee.start(spec, seed, None).await {
             Ok(started) => {
                 varies.push(started.varies);
                 started.engine.quit();
@@ -273,6 +274,10 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
         args.flags.seed,
         max_plies,
     );
+    if let Some(dir) = &args.flags.engine_log {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("--engine-log: cannot make {}", dir.display()))?;
+    }
     let concurrency = args
         .flags
         .concurrency
@@ -287,6 +292,8 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
             max_plies,
             time_margin: Duration::from_millis(args.flags.timemargin),
             stall_timeout: Duration::from_millis(args.flags.stall_timeout),
+            move_timeout: Duration::from_millis(args.flags.move_timeout.max(1)),
+            engine_log: args.flags.engine_log.clone(),
             query_result: args.flags.query_result,
             seed: args.flags.seed,
             tournament: format!("{:016x}", fnv1a(&description)),

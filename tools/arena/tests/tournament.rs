@@ -728,3 +728,127 @@ fn merge_replays_every_record_and_refuses_other_tournaments() {
         read_records(games(), &[one.join("games.jsonl")]).unwrap()
     );
 }
+
+/// Engines brought from elsewhere, however broken (issue 19): a move that
+/// never comes under a depth limit, a crash that says why on stderr, logs.
+#[test]
+fn a_missing_bestmove_forfeits_at_the_move_timeout_and_crashes_say_why() {
+    let dir = scratch("move-timeout");
+    let jsonl = dir.join("games.jsonl");
+    let logs = dir.join("logs");
+    arena(&args(&[
+        "--engine",
+        "name=good",
+        "builtin=random",
+        "--engine",
+        "name=silent",
+        &format!("cmd={} --mode no-bestmove --at 2", fake()),
+        "--engine",
+        "name=crasher",
+        &format!("cmd={} --mode crash --at 2", fake()),
+        "--gauntlet",
+        "--rounds",
+        "1",
+        "--each",
+        "depth=2",
+        "--move-timeout",
+        "600",
+        "--stall-timeout",
+        "300",
+        "--quiet",
+        "--jsonl",
+        jsonl.to_str().unwrap(),
+        "--engine-log",
+        logs.to_str().unwrap(),
+    ]))
+    .unwrap();
+    let games = records(&jsonl);
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        let bad = if g.p1 == "good" { &g.p2 } else { &g.p1 };
+        if bad == "silent" {
+            assert_eq!(g.termination, Termination::Stall, "{g:?}");
+            assert!(g.reason.contains("no bestmove within 600 ms (--move-timeout)"), "{g:?}");
+        } else {
+            assert_eq!(g.termination, Termination::Disconnect, "{g:?}");
+            assert!(g.reason.contains("exit status: 3"), "{g:?}");
+            assert!(
+                g.reason.ends_with("stderr: fake-engine: crashing on purpose at go 2"),
+                "{g:?}"
+            );
+        }
+    }
+    let logs: Vec<PathBuf> = std::fs::read_dir(&logs).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(logs.len(), 8, "{logs:?}");
+    let crash = logs
+        .iter()
+        .find(|p| p.to_string_lossy().contains("crasher"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .unwrap();
+    for line in ["> ugi", "< ugiok", "! fake-engine: crashing on purpose at go 2"] {
+        assert!(crash.lines().any(|l| l == line), "{line:?} not in {crash}");
+    }
+}
+
+#[test]
+fn an_engine_whose_game_option_lacks_the_game_is_refused_before_playing() {
+    let dir = scratch("other-game");
+    let jsonl = dir.join("games.jsonl");
+    let error = arena(&args(&[
+        "--engine",
+        "builtin=random",
+        "--engine",
+        "name=chess-only",
+        &format!("cmd={} --mode other-game", fake()),
+        "--quiet",
+        "--jsonl",
+        jsonl.to_str().unwrap(),
+    ]))
+    .unwrap_err();
+    let text = format!("{error:#}");
+    assert!(text.contains("engine 'chess-only'"), "{text}");
+    assert!(text.contains("its Game option cannot be 'tictactoe' (it offers chess)"), "{text}");
+    assert!(!jsonl.exists() || std::fs::read_to_string(&jsonl).unwrap().is_empty());
+}
+
+/// An engine behind a wrapper script that ignores `quit`, the end of its
+/// input and SIGTERM leaves nothing running after the tournament.
+#[test]
+fn wrapped_engines_that_ignore_quit_leave_nothing_running() {
+    let dir = scratch("wrapped");
+    let marker = format!("arena-wrapped-{}", std::process::id());
+    let wrapper = dir.join("wrapper.sh");
+    std::fs::write(
+        &wrapper,
+        format!("trap '' TERM\n{} \"$@\"\nexec -a {marker} sleep 600\n", fake()),
+    )
+    .unwrap();
+    arena(&args(&[
+        "--engine",
+        "builtin=random",
+        "--engine",
+        "name=wrapped",
+        &format!("cmd=sh {}", wrapper.display()),
+        "--rounds",
+        "1",
+        "--each",
+        "depth=1",
+        "--quiet",
+    ]))
+    .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let left: Vec<String> = std::fs::read_dir("/proc")
+            .unwrap()
+            .flatten()
+            .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+            .map(|c| String::from_utf8_lossy(&c).into_owned())
+            .filter(|c| c.contains(&marker))
+            .collect();
+        if left.is_empty() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "still running: {left:?}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}

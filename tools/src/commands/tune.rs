@@ -235,7 +235,12 @@ fn datagen(args: &DatagenArgs) -> anyhow::Result<()> {
     }
     eprintln!();
     out.flush()?;
-    println!("wrote {written} positions from {games} games to {}", args.out.display());
+    // A closed stdout (`| head`) is an error to return, not a panic.
+    writeln!(
+        io::stdout(),
+        "wrote {written} positions from {games} games to {}",
+        args.out.display()
+    )?;
     Ok(())
 }
 
@@ -535,17 +540,19 @@ fn fit_command(args: &FitArgs) -> anyhow::Result<()> {
         frozen[i] = true;
     }
     let found = fit(&data, weights, &frozen, args.iterations);
-    println!("positions {rows} (held out {}), {fixed} with a fixed value skipped", rows / 5);
-    println!("K {:.1}", found.k);
-    println!("error old train {:.6} held-out {:.6}", found.train[0], found.held_out[0]);
-    println!("error new train {:.6} held-out {:.6}", found.train[1], found.held_out[1]);
+    let mut out = io::stdout().lock();
+    writeln!(out, "positions {rows} (held out {}), {fixed} with a fixed value skipped", rows / 5)?;
+    writeln!(out, "K {:.1}", found.k)?;
+    writeln!(out, "error old train {:.6} held-out {:.6}", found.train[0], found.held_out[0])?;
+    writeln!(out, "error new train {:.6} held-out {:.6}", found.train[1], found.held_out[1])?;
     for ((name, old), new) in names.iter().zip(weights).zip(&found.weights) {
-        println!("{name:<16} {old:>6} -> {new:>6}");
+        writeln!(out, "{name:<16} {old:>6} -> {new:>6}")?;
     }
     let command: Vec<String> = std::env::args().skip(1).collect();
-    println!("// igroteka {}", command.join(" "));
+    writeln!(out, "// igroteka {}", command.join(" "))?;
     let list: Vec<String> = found.weights.iter().map(i32::to_string).collect();
-    println!("pub const WEIGHTS: [i32; {}] = [{}];", list.len(), list.join(", "));
+    writeln!(out, "pub const WEIGHTS: [i32; {}] = [{}];", list.len(), list.join(", "))?;
+    drop(out);
     io::stdout().flush()?;
     Ok(())
 }

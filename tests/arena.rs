@@ -64,9 +64,9 @@ fn a_small_round_robin_of_built_ins_completes_with_standings_and_records() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `docs/openings/city-16.txt` (made by `tools/scripts/balanced-openings.py`):
-/// every line a legal move list the arena accepts, leading to a game not
-/// over, which a shallow search does not call won or lost either.
+/// `docs/openings/city-16.txt` (made by `tools/scripts/balanced-openings.py`,
+/// for variant `16`): every line a legal move list the arena accepts, leading
+/// to a game not over, which a shallow search does not call won or lost either.
 #[test]
 fn the_balanced_city_openings_are_legal_and_undecided() {
     use std::io::{BufRead, BufReader, Write};
@@ -78,7 +78,7 @@ fn the_balanced_city_openings_are_legal_and_undecided() {
         text.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
     assert_eq!(openings.len(), 50);
     let mut child = Command::new(env!("CARGO_BIN_EXE_igroteka"))
-        .args(["engine", "--game", "city"])
+        .args(["engine", "--game", "city", "--variant", "16"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -111,6 +111,8 @@ fn the_balanced_city_openings_are_legal_and_undecided() {
     let (ok, _, err) = arena(&[
         "--game",
         "city",
+        "--variant",
+        "16",
         "--engine",
         "name=a",
         "builtin=random",

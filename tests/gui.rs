@@ -489,3 +489,60 @@ fn moves_with_the_same_clicks_are_told_apart_by_a_chooser() {
         assert_eq!(page.moves().await, vec!["a1-b1!".to_owned()]);
     });
 }
+
+/// The names of the cells the selector finds on the board.
+async fn cells(page: &mut Page, selector: &str) -> std::collections::BTreeSet<String> {
+    let script = format!(
+        "[...document.querySelectorAll({selector:?})].map(e => e.dataset.cell ?? e.dataset.target)"
+    );
+    serde_json::from_value(page.eval(&script).await).expect("a list of names")
+}
+
+/// City's playable rules (`16c`): as on draughts sites, only the pawns that
+/// must capture are selectable and a selected pawn offers only its captures.
+/// The page knows no game: it offers the moves of `query movepaths`, which
+/// under compulsory capture are the captures alone. Photographed to
+/// target/screenshots/city-16c-duty.png and city-16c-duty-select.png.
+#[test]
+fn only_the_pawns_that_must_capture_are_selectable_in_city_16c() {
+    use std::collections::BTreeSet;
+    // White c4 and a1 can capture (c4-c3, a1-a9); d1 and the pawns on the
+    // wall (b2, d2) could move but must not. Black: a9, i9 and c3.
+    let fen = "B7B/9/9/9/9/2W6/2B6/1W1W5/W2W5 W";
+    let mut referee = Engine::start("city", "16c");
+    referee.send(&format!("position fen {fen}"));
+    let paths = referee.json("movepaths");
+    let moves = paths["moves"].as_array().expect("moves");
+    let cell = |m: &Value, i: usize| m["path"][i].as_str().unwrap_or_default().to_owned();
+    let starts: BTreeSet<String> = moves.iter().map(|m| cell(m, 0)).collect();
+    let ends: BTreeSet<String> =
+        moves.iter().filter(|m| m["path"][0] == json!("c4")).map(|m| cell(m, 1)).collect();
+    assert_eq!(starts, BTreeSet::from(["a1".to_owned(), "c4".to_owned()]));
+    assert_eq!(ends, BTreeSet::from(["c3".to_owned()]));
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("city-duty").await;
+        page.open(&server).await;
+        page.new_game("city", "16c", ["", ""], "1", 0, fen).await;
+        page.wait("document.body.dataset.phase === 'human'", "the person to move").await;
+        // Only the capturing pawns are marked as places to start a move.
+        assert_eq!(cells(&mut page, "#cells [data-cell].start").await, starts);
+        page.screenshot(&screenshot_dir().join("city-16c-duty.png")).await;
+        // A click on a pawn that may not move now selects nothing.
+        let (x, y) = page.cell_point("d1").await;
+        page.click_at(x, y).await;
+        assert!(cells(&mut page, "#cells [data-cell].selected").await.is_empty());
+        assert!(cells(&mut page, "#targets [data-target]").await.is_empty());
+        // A capturing pawn, once selected, offers its capture alone.
+        let (x, y) = page.cell_point("c4").await;
+        page.click_at(x, y).await;
+        page.wait("!!document.querySelector('#targets [data-target]')", "c4's targets").await;
+        assert_eq!(cells(&mut page, "#targets [data-target]").await, ends);
+        page.screenshot(&screenshot_dir().join("city-16c-duty-select.png")).await;
+        // Playing it by clicks is accepted.
+        let (x, y) = page.cell_point("c3").await;
+        page.click_at(x, y).await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 1", "the move").await;
+        assert_eq!(page.moves().await, ["c4-c3"]);
+    });
+}

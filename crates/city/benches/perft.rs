@@ -1,4 +1,4 @@
-//! Perft speed: from the default start and from a mid-game position, with the
+//! Perft speed: from the starts of both rule sets and from a mid-game position, with the
 //! node counts asserted so a fast but wrong generator fails. The last ply is
 //! bulk-counted (the generic `board_core::perft`).
 
@@ -9,8 +9,9 @@ use city::{Position, Variant};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// (name, variant, position text or `None` for the start, depth, nodes)
-const CASES: [(&str, Variant, Option<&str>, u32, u64); 3] = [
+const CASES: [(&str, Variant, Option<&str>, u32, u64); 4] = [
     ("start-16", Variant::Sixteen, None, 4, 8_951_196),
+    ("start-16c", Variant::SixteenC, None, 6, 4_092_358),
     ("start-8", Variant::Eight, None, 5, 17_242_298),
     (
         "midgame-16",

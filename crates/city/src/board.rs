@@ -218,6 +218,10 @@ pub(crate) const WALL: u128 = zone_set(Zone::Wall);
 /// The town squares as a bit set.
 pub(crate) const TOWN: u128 = zone_set(Zone::Town);
 
+/// The gates: the four squares next to the bazaar (d5, f5, e4, e6), from
+/// which the playable rules let a pawn step into it.
+pub(crate) const GATES: u128 = neighbours(Square::BAZAAR.bit());
+
 /// The one-step targets of each square: for a square off the wall, the adjacent
 /// wall squares (climb onto the wall); for a wall square, the adjacent squares
 /// off the wall (climb down).

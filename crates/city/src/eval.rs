@@ -1,10 +1,12 @@
 //! The static evaluation for alpha-beta: material, pawns in the town and on
-//! the wall, and threats on the four lines into the bazaar.
+//! the wall, and threats on the four lines into the bazaar, by the rules of
+//! the variant (under the playable rules a threat is a pawn on a gate, and
+//! the side to move must capture it or lose).
 
-use board_core::{Evaluate, Game, Player, Valuation, weighted_evaluation, write_difference};
+use board_core::{Cell, Evaluate, Game, Player, Valuation, weighted_evaluation, write_difference};
 
-use crate::board::{TOWN, WALL};
-use crate::{Move, Position, Square};
+use crate::board::{ALL, GATES, RAYS, STEPS, TOWN, WALL, squares_of};
+use crate::{Move, Position, Rules, Square};
 
 /// The features, side to move's view:
 /// - `pawns`, `on_wall`, `in_town`, `on_line`: own pawns minus the opponent's,
@@ -19,8 +21,23 @@ const FEATURE_NAMES: [&str; 5] = ["pawns", "on_wall", "in_town", "on_line", "fac
 /// self-play games lost in the arena, see the README).
 pub const WEIGHTS: [i32; 5] = [100, 20, 45, 25, -150];
 
-/// A result that is certain within two plies (but not yet played out).
+/// A result that is certain within three plies (but not yet played out).
 const DECIDED: i32 = 10_000;
+
+/// Whether a pawn of the set `attackers` can land on `square` (off the
+/// wall) in one move, to capture there, while the squares of `occupied` hold
+/// pawns: the first pawn met along a slide ray from `square`, or a pawn on an
+/// adjacent wall square (climbing down).
+fn attacked(square: Square, attackers: u128, occupied: u128) -> bool {
+    let i = square.index();
+    STEPS[i] & attackers != 0
+        || RAYS[i].iter().any(|ray| {
+            ray.squares[..usize::from(ray.len)]
+                .iter()
+                .find(|&&to| occupied & (1 << to) != 0)
+                .is_some_and(|&to| attackers & (1 << to) != 0)
+        })
+}
 
 /// The four arms into the bazaar (rank 5 and file e inside the town), each
 /// nearest to e5 first: the nearest pawn on an arm threatens to enter.
@@ -44,15 +61,65 @@ const LINES: u128 = {
 
 impl Position {
     /// How many arms into the bazaar `player` threatens: arms whose pawn
-    /// nearest to e5 is `player`'s, so that it could slide in next move.
+    /// could enter e5 on `player`'s next move. Under the literal rules that
+    /// is an arm whose pawn nearest to e5 is `player`'s (it slides in);
+    /// under the playable rules, a gate (d5, f5, e4, e6) holding `player`'s
+    /// pawn (it steps in).
     pub fn bazaar_threats(&self, player: Player) -> u32 {
         let own = self.pawns_of(player);
+        match self.variant().rules() {
+            Rules::Playable => (own & GATES).count_ones(),
+            Rules::Literal => {
+                let occupied = self.pawns.first | self.pawns.second;
+                ARMS.iter()
+                    .filter(|arm| {
+                        arm.iter()
+                            .find(|sq| occupied & sq.bit() != 0)
+                            .is_some_and(|sq| own & sq.bit() != 0)
+                    })
+                    .count() as u32
+            }
+        }
+    }
+
+    /// Under the playable rules, whether the side to move faces a threat it
+    /// cannot answer: two pawns on gates, or one that none of its pawns can
+    /// capture. Under the literal rules, two threats (one move parries one).
+    fn faces_unstoppable_threat(&self) -> bool {
+        let us = self.side_to_move();
+        let threats = self.bazaar_threats(us.other());
+        match self.variant().rules() {
+            Rules::Literal => threats >= 2,
+            Rules::Playable => {
+                let own = self.pawns_of(us);
+                let occupied = self.pawns.first | self.pawns.second;
+                let gates = self.pawns_of(us.other()) & GATES;
+                threats >= 2
+                    || (threats == 1
+                        && !squares_of(gates).any(|gate| attacked(gate, own, occupied)))
+            }
+        }
+    }
+
+    /// Under the playable rules, whether the side to move has a legal move
+    /// onto a gate after which the opponent has no pawn on a gate and none
+    /// that can capture on that one: it steps into the bazaar next move
+    /// whatever the reply (the reply may not block: the step is one square).
+    fn has_safe_gate_move(&self) -> bool {
+        let us = self.side_to_move();
+        let enemy = self.pawns_of(us.other());
         let occupied = self.pawns.first | self.pawns.second;
-        ARMS.iter()
-            .filter(|arm| {
-                arm.iter().find(|sq| occupied & sq.bit() != 0).is_some_and(|sq| own & sq.bit() != 0)
+        let reach = self.reach();
+        let tactical = self.tactical_squares();
+        let legal = if reach.all & tactical != 0 { tactical } else { ALL };
+        reach.all & GATES & legal != 0
+            && reach.pawns().iter().any(|&(from, targets)| {
+                squares_of(targets & GATES & legal).any(|gate| {
+                    let enemy = enemy & !gate.bit();
+                    let occupied = (occupied & !from.bit()) | gate.bit();
+                    enemy & GATES == 0 && !attacked(gate, enemy, occupied)
+                })
             })
-            .count() as u32
     }
 
     /// `player`'s pawns: all, on the wall, in the town, on the lines.
@@ -70,9 +137,12 @@ impl Evaluate for Position {
         weighted_evaluation(self)
     }
 
-    /// From the side to move: a threat of its own wins next move and two
-    /// enemy threats cannot both be parried (fixed values); otherwise
-    /// material and placement, and whether it has to answer one threat.
+    /// From the side to move: a threat of its own wins next move, and enemy
+    /// threats it cannot answer lose (fixed values: two threats; under the
+    /// playable rules also one on a gate none of its pawns can capture), and
+    /// under the playable rules a safe step onto a gate wins in three plies;
+    /// otherwise material and placement, and whether it has to answer one
+    /// threat.
     fn features(&self, out: &mut [i32]) -> Valuation {
         let us = self.side_to_move();
         let them = us.other();
@@ -82,10 +152,13 @@ impl Evaluate for Position {
         if self.bazaar_threats(us) > 0 {
             return Valuation::Fixed(DECIDED);
         }
-        let threats = self.bazaar_threats(them);
-        if threats >= 2 {
+        if self.faces_unstoppable_threat() {
             return Valuation::Fixed(-DECIDED);
         }
+        if self.variant().rules() == Rules::Playable && self.has_safe_gate_move() {
+            return Valuation::Fixed(DECIDED);
+        }
+        let threats = self.bazaar_threats(them);
         write_difference(out, self.placement(us), self.placement(them));
         if let Some(slot) = out.get_mut(4) {
             *slot = threats as i32;
@@ -93,16 +166,25 @@ impl Evaluate for Position {
         Valuation::Weighted
     }
 
-    /// Entering the bazaar first, then captures (of town pawns before others),
-    /// then moves onto a line into the bazaar, into the town, onto the wall.
+    /// Entering the bazaar first, then captures (under the playable rules
+    /// of a pawn on a gate first: the others lose), of town pawns before
+    /// others; then moves onto a gate (playable rules: a threat), onto a
+    /// line into the bazaar, into the town, onto the wall.
     fn move_priority(&self, mv: Move) -> i32 {
         if mv.to == Square::BAZAAR {
             return 10_000;
         }
         let to = mv.to.bit();
+        let playable = self.variant().rules() == Rules::Playable;
         let mut priority = 0;
         if self.pawns_of(self.side_to_move().other()) & to != 0 {
             priority += 1_000 + if TOWN & to != 0 { 500 } else { 0 };
+            if playable && GATES & to != 0 {
+                priority += 2_000;
+            }
+        }
+        if playable && GATES & to != 0 {
+            priority += 400;
         }
         if LINES & to != 0 {
             priority += 300;

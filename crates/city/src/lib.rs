@@ -25,6 +25,17 @@
 //!    a  b  c  d  e  f  g  h  i
 //! ```
 //!
+//! # Two rule sets
+//!
+//! The literal reconstruction (variants `8`, `16`, `22`, `24`) follows the
+//! surviving text and fills the gaps as simply as possible; every set-up is
+//! then a shallow forced win for White, so a person playing second loses
+//! within a few moves. The **playable rule set** (variants `8c`, `16c`,
+//! `22c`, `24c`, [`Rules::Playable`]) adds two rules the fragment neither
+//! states nor forbids: **compulsory capture** and **entry to the bazaar by
+//! one step**. With them `16c` has no forced win for either side within 26
+//! plies (the spec's exhaustive search). The default variant is `16c`.
+//!
 //! # Rules in brief
 //!
 //! White moves first; a player moves one own pawn per turn, no passing. A move
@@ -43,6 +54,16 @@
 //! 4. **Climb down**: a pawn on the wall steps onto an adjacent square off the
 //!    wall (outside or town); that is the whole move.
 //!
+//! Under the playable rules (the `c` variants; *reconstruction*, chosen by
+//! the spec's exhaustive search for playability), two more:
+//! 5. **Compulsory capture**: if the side to move has a move that captures
+//!    (by any of the four kinds of move) or a move onto the bazaar, it must
+//!    play one of those, any one (no majority rule). So when such a move
+//!    exists the legal moves are exactly the captures and the bazaar entries.
+//! 6. **The bazaar is entered by one step**, from d5, f5, e4 or e6 (the
+//!    *gates*). A slide along rank 5 or file e stops before e5 (it may end on
+//!    the gate); it never enters or crosses e5.
+//!
 //! The game ends when a pawn enters the bazaar e5 (its owner wins at once),
 //! when a player captures the last enemy pawn (it wins), or when the player to
 //! move has no legal move (it loses; *reconstruction*, and it cannot happen
@@ -52,10 +73,11 @@
 //!
 //! # Variants
 //!
-//! [`Variant`]: `16` ([`Variant::Sixteen`], the default), `8`
-//! ([`Variant::Eight`]), `22` ([`Variant::TwentyTwo`]), `24`
-//! ([`Variant::TwentyFour`]); `"22".parse::<Variant>()` reads one by its
-//! name. White's pawns (Black's are the same turned 180 degrees about e5):
+//! [`Variant`] names a set-up and a rule set ([`Variant::rules`]):
+//! `16c` ([`Variant::SixteenC`], the default), `8c`, `22c`, `24c` (playable
+//! rules) and `16` ([`Variant::Sixteen`]), `8`, `22`, `24` (literal rules);
+//! `"22c".parse::<Variant>()` reads one by its name. White's pawns (Black's
+//! are the same turned 180 degrees about e5), the same under both rule sets:
 //! - `8` (base game): a1 b1 c1 d1 f1 g1 h1 i1;
 //! - `16`: the base plus c4 d4 f3 g3 c6 d6 f7 g7 (the town squares off the two
 //!   lines through e5);
@@ -63,18 +85,21 @@
 //!   their neighbours);
 //! - `24`: the 22 plus d2 f2 (the other reading of the source's misprint).
 //!
-//! The set-up squares are *reconstruction*. The default is `16` as the spec
-//! says: it comes straight from the source text and has the deepest forced
-//! win. Every set-up is a forced win for White: `8` in 7 plies (proved by
-//! `tests/forced_win.rs`), the others in 11 (the spec's exhaustive search).
-//! A position may hold at most the variant's start count of pawns per side.
+//! The set-up squares are *reconstruction*. The default is `16c` as the spec
+//! says: it is the only set-up from the text's own pawn counts that is not a
+//! shallow forced win. Under the literal rules every set-up is a forced win
+//! for White: `8` in 7 plies (proved by `tests/forced_win.rs`), the others
+//! in 11 (the spec's exhaustive search). Under the playable rules `8c` is a
+//! forced White win in 25 plies (the spec); `16c` has none for either side
+//! within 26 plies and `22c` none within 18. A position may hold at most the
+//! variant's start count of pawns per side.
 //!
 //! # Notation
 //!
 //! Every move is `from-to` with lower-case square names: `d1-d2` (climb),
 //! `d2-d3` (climb down), `c2-h5` (along the wall), `a1-a9` (a slide that
 //! captures on a9). Captures are written the same way ([`Game::NOTATION`]
-//! says so in one line). [`MoveText`] reads square names case-insensitively,
+//! says so in one line, and names the two added rules of the `c` variants). [`MoveText`] reads square names case-insensitively,
 //! and so does [`Square`]'s `FromStr` (`"E5".parse::<Square>()`).
 //!
 //! # Position text
@@ -87,8 +112,9 @@
 //! with no pawns (it lost). [`Game::from_setup`] refuses positions that
 //! cannot arise: more pawns than the variant's start count, a side without
 //! pawns when it is not its turn, the side to move standing on e5.
-//! `text.parse::<Position>()` reads a position of the default variant `16`,
-//! [`Game::from_text`] one of any variant.
+//! `text.parse::<Position>()` reads a position of the default variant `16c`,
+//! [`Game::from_text`] one of any variant. The text does not say the rule
+//! set: the same text is a position of `16` and of `16c`.
 //!
 //! # Example
 //!
@@ -104,6 +130,13 @@
 //! assert_eq!(pos.piece_at("a1".parse()?), Some(Player::Second));
 //! assert_eq!(perft(&Position::start(Variant::Eight), 3), 15_140);
 //! assert!(pos.play_text("c2-c4").is_err()); // climbing down is one step
+//!
+//! // The same set-up under the playable rules: the two long captures are
+//! // compulsory.
+//! let mut pos = Position::start(Variant::EightC);
+//! assert_eq!(pos.legal_moves().len(), 2);
+//! assert!(pos.play_text("c1-c2").is_err());
+//! pos.play_text("a1-a9")?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -112,7 +145,10 @@
 //! Interpretation/decision (the uniform game-crate API): the position type is
 //! [`Position`] (it was `City`; the deprecated alias `City` stays at the crate
 //! root). The variant names are numbers, so the [`Variant`] enum spells them
-//! out (`Sixteen = "16"`, ...). A [`Square`]'s [`Cell::index`] is
+//! out (`Sixteen = "16"`, ...; `SixteenC = "16c"` for the playable rules).
+//! The rule set is a property of the variant ([`Variant::rules`], a
+//! [`Rules`]), not a separate option: a tool that names a variant names
+//! both, and every tool's default is the default variant `16c`. A [`Square`]'s [`Cell::index`] is
 //! `rank * 9 + file` as before (a1 = 0, i9 = 80, 81 cells, no holes), and
 //! [`Game::piece_at`] gives the [`Player`] owning the pawn on a square (it
 //! replaces `pawn_at`), since every pawn is alike.
@@ -127,7 +163,7 @@ mod view;
 
 pub use board::{RING, Square, Zone};
 pub use moves::{Move, MoveText};
-pub use position::{Position, Variant};
+pub use position::{Position, Rules, Variant};
 pub use text::Setup;
 
 /// The core crate itself, for what the prelude leaves out (`DynGame`,
@@ -141,13 +177,14 @@ pub type City = Position;
 
 /// Everything a user of the crate needs, in one import:
 /// `use city::prelude::*;` brings the game's types ([`Position`], [`Move`],
-/// [`MoveText`], [`Setup`], [`Variant`], [`Square`], [`Zone`], [`RING`]) and
+/// [`MoveText`], [`Setup`], [`Variant`], [`Rules`], [`Square`], [`Zone`],
+/// [`RING`]) and
 /// board-core's vocabulary (the traits with their methods, [`Player`],
 /// [`Outcome`], the errors, perft, the view).
 pub mod prelude {
     pub use board_core::prelude::*;
 
-    pub use crate::{Move, MoveText, Position, RING, Setup, Square, Variant, Zone};
+    pub use crate::{Move, MoveText, Position, RING, Rules, Setup, Square, Variant, Zone};
 }
 
 /// The README's example, compiled and run as a doctest.

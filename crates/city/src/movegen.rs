@@ -1,23 +1,98 @@
 //! The move rules: slides off the wall, climbs onto it, moves along it and
-//! climbs down, each possibly capturing; and why a given move is illegal.
+//! climbs down, each possibly capturing; under the playable rules the duty
+//! to capture and the step into the bazaar; and why a given move is illegal.
 
 use board_core::{Cell, Game};
 
-use crate::board::{OFF_RING, RAYS, RING, RING_INDEX, RING_LEN, STEPS, squares_of};
-use crate::{Move, Position, Square, Zone};
+use crate::board::{ALL, GATES, OFF_RING, RAYS, RING, RING_INDEX, RING_LEN, STEPS, squares_of};
+use crate::{Move, Position, Rules, Square, Variant, Zone};
+
+/// Where the pawns of the side to move can go by the move rules, the
+/// capture duty aside: each pawn's square and target squares.
+pub(crate) struct Reach {
+    pawns: [(Square, u128); MAX_PAWNS],
+    len: usize,
+    /// Every target square of every pawn.
+    pub(crate) all: u128,
+}
+
+/// The most pawns a side has.
+const MAX_PAWNS: usize = Variant::TwentyFour.pawns_per_side();
+
+impl Reach {
+    /// Each pawn's square and its target squares.
+    pub(crate) fn pawns(&self) -> &[(Square, u128)] {
+        &self.pawns[..self.len]
+    }
+
+    /// Appends the moves that end on a square of `wanted`.
+    fn push(&self, moves: &mut Vec<Move>, wanted: u128) {
+        for &(from, targets) in self.pawns() {
+            for to in squares_of(targets & wanted) {
+                moves.push(Move::new(from, to));
+            }
+        }
+    }
+}
 
 impl Position {
-    /// Appends the legal moves (nothing once the game is decided).
+    /// Appends the legal moves (nothing once the game is decided). Under the
+    /// playable rules, when a capture or a move onto the bazaar exists, only
+    /// those.
     pub(crate) fn generate(&self, moves: &mut Vec<Move>) {
         if self.is_decided() {
             return;
         }
+        match self.variant().rules() {
+            Rules::Literal => self.each_pawn(|from, targets| {
+                for to in squares_of(targets) {
+                    moves.push(Move::new(from, to));
+                }
+            }),
+            Rules::Playable => {
+                let reach = self.reach();
+                let tactical = self.tactical_squares();
+                reach.push(moves, if reach.all & tactical != 0 { tactical } else { ALL });
+            }
+        }
+    }
+
+    /// Appends the legal captures and moves onto the bazaar (the tactical
+    /// moves; under the playable rules they are all the legal moves when
+    /// there is one).
+    pub(crate) fn generate_tactical_moves(&self, moves: &mut Vec<Move>) {
+        if !self.is_decided() {
+            self.reach().push(moves, self.tactical_squares());
+        }
+    }
+
+    /// Where each pawn of the side to move can go, the capture duty aside.
+    pub(crate) fn reach(&self) -> Reach {
+        let mut reach = Reach { pawns: [(Square::BAZAAR, 0); MAX_PAWNS], len: 0, all: 0 };
+        self.each_pawn(|from, targets| {
+            if let Some(slot) = reach.pawns.get_mut(reach.len) {
+                *slot = (from, targets);
+                reach.len += 1;
+                reach.all |= targets;
+            }
+        });
+        reach
+    }
+
+    /// Calls `visit` with each pawn of the side to move and the squares it
+    /// can reach by the move rules, the capture duty aside.
+    #[inline]
+    fn each_pawn(&self, mut visit: impl FnMut(Square, u128)) {
         let own = self.pawns_of(self.side_to_move());
         let occupied = self.pawns.first | self.pawns.second;
+        // Under the playable rules only a step from a gate enters the bazaar.
+        let far_from_bazaar = match self.variant().rules() {
+            Rules::Literal => ALL,
+            Rules::Playable => ALL & !Square::BAZAAR.bit(),
+        };
         for from in squares_of(own) {
-            for to in squares_of(self.targets(from, own, occupied)) {
-                moves.push(Move::new(from, to));
-            }
+            let allowed = if GATES & from.bit() == 0 { far_from_bazaar } else { ALL };
+            visit(from, self.targets(from, own, occupied) & allowed);
         }
     }
 
@@ -81,6 +156,24 @@ impl Position {
         }
         if self.piece_at(to) == Some(side) {
             return format!("{to} holds a {colour} pawn already");
+        }
+        if self.variant().rules() == Rules::Playable {
+            if to == Square::BAZAAR && GATES & from.bit() == 0 {
+                return "the bazaar e5 is entered only by one step, from d5, e4, f5 or e6"
+                    .to_owned();
+            }
+            let mut moves = Vec::new();
+            self.reach().push(&mut moves, ALL);
+            if moves.contains(&mv) {
+                let tactical = self.tactical_squares();
+                let example = moves.iter().find(|m| m.to.bit() & tactical != 0);
+                return match example {
+                    Some(example) => format!(
+                        "a capture or a move onto the bazaar is compulsory here (e.g. {example})"
+                    ),
+                    None => format!("{mv} is not a legal move here"),
+                };
+            }
         }
         let adjacent = from.file().abs_diff(to.file()) + from.rank().abs_diff(to.rank()) == 1;
         match (from.zone(), to.zone()) {

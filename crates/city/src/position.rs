@@ -11,23 +11,48 @@ use crate::board::{SQUARES, neighbours, squares_of};
 use crate::{Move, MoveText, Setup, Square};
 
 board_core::variants! {
-    /// The set-ups of City, named by the pawns per side; `16` is the
-    /// default. White's pawns are listed (Black's are the same turned 180
-    /// degrees about e5); the squares are *reconstruction*.
+    /// The variants of City: a set-up, named by the pawns per side, under
+    /// one of the two [`Rules`]. `16c` is the default. White's pawns are
+    /// listed (Black's are the same turned 180 degrees about e5); the squares
+    /// are *reconstruction*.
     pub enum Variant for "city" {
-        /// `16` (the default): the base game's 8 pawns plus c4 d4 f3 g3 c6 d6
-        /// f7 g7, the town squares off the two lines through e5.
+        /// `16c` (the default): the `16` set-up under the playable rules
+        /// (capture compulsory, the bazaar entered by one step).
+        SixteenC = "16c",
+        /// `8c`: the base set-up `8` under the playable rules.
+        EightC = "8c",
+        /// `22c`: the `22` set-up under the playable rules.
+        TwentyTwoC = "22c",
+        /// `24c`: the `24` set-up under the playable rules.
+        TwentyFourC = "24c",
+        /// `16`, literal rules: the base game's 8 pawns plus c4 d4 f3 g3 c6
+        /// d6 f7 g7, the town squares off the two lines through e5.
         Sixteen = "16",
-        /// `8`, the base game: a1 b1 c1 d1 f1 g1 h1 i1, the first rank
-        /// without e1.
+        /// `8`, the base game, literal rules: a1 b1 c1 d1 f1 g1 h1 i1, the
+        /// first rank without e1.
         Eight = "8",
-        /// `22`: the `16` set-up plus b2 c2 b3 h2 g2 h3, the wall corners on
-        /// White's side and their neighbours.
+        /// `22`, literal rules: the `16` set-up plus b2 c2 b3 h2 g2 h3, the
+        /// wall corners on White's side and their neighbours.
         TwentyTwo = "22",
-        /// `24`: the `22` set-up plus d2 f2 (the other reading of the
-        /// source's misprint).
+        /// `24`, literal rules: the `22` set-up plus d2 f2 (the other reading
+        /// of the source's misprint).
         TwentyFour = "24",
     }
+}
+
+/// The two rule sets a [`Variant`] plays under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rules {
+    /// The literal reconstruction (variants `8`, `16`, `22`, `24`): capture
+    /// is optional and a slide along rank 5 or file e may run into the
+    /// bazaar. Every set-up is a shallow forced win for White.
+    Literal,
+    /// The playable rule set (variants `8c`, `16c`, `22c`, `24c`): the
+    /// literal rules plus **compulsory capture** (when the side to move has a
+    /// capture or a move onto the bazaar, its legal moves are exactly those)
+    /// and **entry to the bazaar by one step** (from d5, f5, e4 or e6 only; a
+    /// slide stops before e5).
+    Playable,
 }
 
 const BASE: [&str; 8] = ["a1", "b1", "c1", "d1", "f1", "g1", "h1", "i1"];
@@ -57,19 +82,32 @@ const WHITE_22: [&str; 22] = concat(&[&BASE, &TOWN_EIGHT, &CORNER_SIX]);
 const WHITE_24: [&str; 24] = concat(&[&BASE, &TOWN_EIGHT, &CORNER_SIX, &WALL_TWO]);
 
 impl Variant {
-    /// White's start squares (Black's are the same turned 180 degrees about e5).
-    const fn white_start(self) -> &'static [&'static str] {
+    /// The rule set the variant plays under.
+    pub const fn rules(self) -> Rules {
         match self {
-            Variant::Sixteen => &WHITE_16,
-            Variant::Eight => &BASE,
-            Variant::TwentyTwo => &WHITE_22,
-            Variant::TwentyFour => &WHITE_24,
+            Variant::SixteenC | Variant::EightC | Variant::TwentyTwoC | Variant::TwentyFourC => {
+                Rules::Playable
+            }
+            Variant::Sixteen | Variant::Eight | Variant::TwentyTwo | Variant::TwentyFour => {
+                Rules::Literal
+            }
         }
     }
 
-    /// The most pawns a side can have: its start count.
-    const fn max_pawns(self) -> usize {
+    /// The pawns each side starts with (and the most it can have): 8, 16,
+    /// 22 or 24.
+    pub const fn pawns_per_side(self) -> usize {
         self.white_start().len()
+    }
+
+    /// White's start squares (Black's are the same turned 180 degrees about e5).
+    const fn white_start(self) -> &'static [&'static str] {
+        match self {
+            Variant::Sixteen | Variant::SixteenC => &WHITE_16,
+            Variant::Eight | Variant::EightC => &BASE,
+            Variant::TwentyTwo | Variant::TwentyTwoC => &WHITE_22,
+            Variant::TwentyFour | Variant::TwentyFourC => &WHITE_24,
+        }
     }
 }
 
@@ -126,6 +164,11 @@ impl Position {
         hash
     }
 
+    /// The squares a tactical move ends on: the enemy pawns and the bazaar.
+    pub(crate) const fn tactical_squares(&self) -> u128 {
+        self.pawns_of(self.side.other()) | Square::BAZAAR.bit()
+    }
+
     /// Whether the game has ended by the bazaar or by capture of all pawns
     /// (the cheap part of [`Game::outcome`], enough to stop move generation).
     pub(crate) const fn is_decided(&self) -> bool {
@@ -151,7 +194,8 @@ impl Game for Position {
     /// plies leaves room for slow manoeuvring; a capped game is a draw.
     const DEFAULT_MAX_PLIES: u32 = 300;
     const NOTATION: &'static str = "from-to, captures too: d1-d2 (onto the wall), \
-        c2-h5 (along the wall), a1-a9 (a slide that captures on a9); reach the bazaar e5 to win";
+        c2-h5 (along the wall), a1-a9 (a slide that captures on a9); reach the bazaar e5 to win \
+        (variants 8c 16c 22c 24c: capturing is compulsory, e5 is entered by one step)";
 
     fn start(variant: Variant) -> Self {
         let mut pawns = ByPlayer::new(0u128, 0u128);
@@ -173,7 +217,7 @@ impl Game for Position {
             }
         }
         let colour = |p: Player| Self::PLAYER_NAMES[p];
-        let max = variant.max_pawns();
+        let max = variant.pawns_per_side();
         for player in Player::BOTH {
             let count = pawns[player].count_ones() as usize;
             if count > max {
@@ -291,9 +335,14 @@ impl Game for Position {
         }
     }
 
-    /// Captures and entering the bazaar.
+    /// Captures and entering the bazaar. Under the playable rules these are
+    /// compulsory: when there is one, every legal move is tactical.
     fn is_tactical(&self, mv: Move) -> bool {
-        mv.to == Square::BAZAAR || self.pawns_of(self.side_to_move().other()) & mv.to.bit() != 0
+        self.tactical_squares() & mv.to.bit() != 0
+    }
+
+    fn generate_tactical(&self, moves: &mut Vec<Move>) {
+        self.generate_tactical_moves(moves);
     }
 
     const MOVE_INDEX_BOUND: usize = SQUARES * SQUARES;

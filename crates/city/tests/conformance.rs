@@ -1,5 +1,5 @@
-//! The shared conformance suite, from every variant's start and from
-//! positions with the features random play rarely sets up.
+//! The shared conformance suite, from every variant's start (both rule
+//! sets) and from positions with the features random play rarely sets up.
 
 use city::{Position, Variant};
 
@@ -25,6 +25,22 @@ fn conformance() {
         .positions_in(
             Variant::TwentyFour,
             &["BBBB1BBBB/1BBB2BB1/1BBBBWWB1/2WW1BB2/9/2WW1BB2/1WBBWWWW1/1WW2WWW1/WWWW1WWWW W"],
+        )
+        // The playable rules: captures of every kind compulsory; free lines
+        // to e5 that a slide cannot use; a pawn on a gate; a quiet 8c.
+        .positions_in(
+            Variant::SixteenC,
+            &[
+                "B8/9/9/9/9/9/2B6/2WB1B3/W2W5 W",
+                "4B4/9/4B4/9/2W3B2/9/4W4/9/W8 W",
+                "B8/9/9/9/3W2B2/9/9/9/W8 B",
+                "1BBB1BBBW/9/3B1WB2/2B2W3/9/3W1BW2/2W2B3/9/BWWW1WWW1 W",
+            ],
+        )
+        .positions_in(Variant::EightC, &["B1BB1BB2/9/9/9/9/9/8B/3W5/1WW2WWW1 W"])
+        .positions_in(
+            Variant::TwentyFourC,
+            &["BBBB1BBBB/1BBB1BBB1/1WW2BW2/3W1BB2/9/2WW1BB2/2B2WWB1/1W1W1WWW1/WWWW1WWWW W"],
         )
         .run();
 }

@@ -39,8 +39,9 @@ fn run_of_digits_and_surrounding_spaces_are_read_and_printed_canonically() {
 fn variant_names_are_case_insensitive_and_unknown_ones_are_refused() {
     assert_eq!("16".parse::<Variant>(), Ok(Variant::Sixteen));
     assert_eq!(" 24 ".parse::<Variant>(), Ok(Variant::TwentyFour));
+    assert_eq!("16C".parse::<Variant>(), Ok(Variant::SixteenC));
     let err = "12".parse::<Variant>().expect_err("no such variant").to_string();
-    assert!(err.contains("'12'") && err.contains("16, 8, 22, 24"), "{err}");
+    assert!(err.contains("'12'") && err.contains("16c, 8c, 22c, 24c, 16, 8, 22, 24"), "{err}");
     let err = "9".parse::<Variant>().expect_err("no such variant").to_string();
     assert!(err.contains("no variant '9'"), "{err}");
     // A variant name error still reads as a position error.
@@ -190,10 +191,12 @@ fn squares_read_in_any_case_and_index_rank_by_rank() {
 }
 
 #[test]
-fn notation_help_names_the_spec_examples() {
+fn notation_help_names_the_spec_examples_in_one_line() {
+    assert!(!Position::NOTATION.contains('\n'));
     assert_eq!(
         Position::NOTATION,
         "from-to, captures too: d1-d2 (onto the wall), c2-h5 (along the wall), \
-         a1-a9 (a slide that captures on a9); reach the bazaar e5 to win"
+         a1-a9 (a slide that captures on a9); reach the bazaar e5 to win \
+         (variants 8c 16c 22c 24c: capturing is compulsory, e5 is entered by one step)"
     );
 }

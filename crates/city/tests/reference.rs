@@ -1,7 +1,10 @@
 //! A deliberately simple, slow move generator written straight from the spec
 //! text (a grid of characters, the zones from the spec's square lists, no bit
 //! sets, no tables), compared with the crate's fast generator on many random
-//! positions. This is what gives the perft table its credibility.
+//! positions. This is what gives the perft table its credibility. Both rule
+//! sets: the literal one (variants `8` ... `24`) and the playable one (`8c`
+//! ... `24c`: compulsory capture, the bazaar entered by one step), told apart
+//! by the variant's name alone.
 
 use std::collections::BTreeSet;
 
@@ -44,15 +47,24 @@ fn kind(file: i32, rank: i32) -> Kind {
     }
 }
 
-/// The board as characters, `grid[rank][file]`: 'W', 'B' or '.'.
+/// The board as characters, `grid[rank][file]`: 'W', 'B' or '.'; the side
+/// to move; whether the playable rules apply.
 struct Board {
     grid: [[char; 9]; 9],
     side: char,
+    playable: bool,
 }
 
 impl Board {
-    /// Read from the crate's position text (checked separately by the
-    /// round-trip tests), so both generators see the same position.
+    /// The position `pos` as the reference sees it: its text (checked
+    /// separately by the round-trip tests), so both generators see the same
+    /// position, and the rule set from the variant's name (`16c`: playable).
+    fn of(pos: &Position) -> Board {
+        let mut board = Board::from_text(&pos.to_string());
+        board.playable = Game::variant(pos).to_string().ends_with('c');
+        board
+    }
+
     fn from_text(text: &str) -> Board {
         let mut grid = [['.'; 9]; 9];
         let (board, side) = text.split_once(' ').expect("board and side");
@@ -67,7 +79,7 @@ impl Board {
                 }
             }
         }
-        Board { grid, side: side.chars().next().expect("side") }
+        Board { grid, side: side.chars().next().expect("side"), playable: false }
     }
 
     fn at(&self, file: i32, rank: i32) -> char {
@@ -135,22 +147,44 @@ impl Board {
                     }
                 }
                 // Rule 1: rook slide, never onto or over the wall, stopping at
-                // an enemy (capture) or on the bazaar.
+                // an enemy (capture) or on the bazaar. Playable rules: e5 only
+                // by one orthogonal step, and a slide never enters or crosses it.
                 for (df, dr) in steps {
                     let (mut tf, mut tr) = (f + df, r + dr);
+                    let mut first = true;
                     while on_board(tf, tr) && kind(tf, tr) != Kind::Wall {
                         let c = self.at(tf, tr);
                         if c == me {
                             break;
                         }
-                        out.insert(format!("{from}-{}", name(tf, tr)));
-                        if c == enemy || kind(tf, tr) == Kind::Bazaar {
+                        let bazaar = kind(tf, tr) == Kind::Bazaar;
+                        if !(bazaar && self.playable && !first) {
+                            out.insert(format!("{from}-{}", name(tf, tr)));
+                        }
+                        if c == enemy || bazaar {
                             break;
                         }
                         tf += df;
                         tr += dr;
+                        first = false;
                     }
                 }
+            }
+        }
+        // Playable rules: when a move captures or ends on the bazaar, only
+        // such moves are legal.
+        if self.playable {
+            let forced: BTreeSet<String> = out
+                .iter()
+                .filter(|mv| {
+                    let to = mv.split('-').nth(1).expect("from-to").as_bytes();
+                    let (tf, tr) = (i32::from(to[0] - b'a'), i32::from(to[1] - b'1'));
+                    self.at(tf, tr) == enemy || kind(tf, tr) == Kind::Bazaar
+                })
+                .cloned()
+                .collect();
+            if !forced.is_empty() {
+                return forced;
             }
         }
         out
@@ -165,7 +199,7 @@ fn fast_moves(pos: &Position) -> BTreeSet<String> {
 }
 
 fn assert_same_moves(pos: &Position) {
-    let reference = Board::from_text(&pos.to_string()).moves();
+    let reference = Board::of(pos).moves();
     let fast = fast_moves(pos);
     assert_eq!(
         fast,
@@ -250,7 +284,7 @@ fn same_moves_as_the_reference_along_random_games() {
 /// Perft with the reference generator, playing moves through the crate (the
 /// move texts are the same, as the tests above check).
 fn reference_perft(pos: &Position, depth: u32) -> u64 {
-    let moves = Board::from_text(&pos.to_string()).moves();
+    let moves = Board::of(pos).moves();
     if depth == 1 {
         return moves.len() as u64;
     }
@@ -271,8 +305,28 @@ fn reference_perft_agrees_from_every_start() {
         (Variant::Eight, 3),
         (Variant::TwentyTwo, 2),
         (Variant::TwentyFour, 2),
+        (Variant::SixteenC, 4),
+        (Variant::EightC, 6),
+        (Variant::TwentyTwoC, 3),
+        (Variant::TwentyFourC, 3),
     ] {
         let start = Position::start(variant);
         assert_eq!(reference_perft(&start, depth), start.perft(depth), "variant {variant}");
+    }
+}
+
+/// The spec's perft figures for the playable rule set ("a win ends the
+/// line"), from the reference generator alone.
+#[test]
+fn reference_perft_gives_the_spec_figures_of_the_playable_starts() {
+    for (variant, counts) in [
+        (Variant::SixteenC, &[14, 192, 2544][..]),
+        (Variant::TwentyTwoC, &[20, 386, 7164][..]),
+        (Variant::EightC, &[2, 4, 6, 8, 62][..]),
+    ] {
+        let start = Position::start(variant);
+        for (depth, &count) in (1..).zip(counts) {
+            assert_eq!(reference_perft(&start, depth), count, "variant {variant} depth {depth}");
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! (`shared/rules/city.md`), each on a small constructed position.
 
 use board_core::{Game, Outcome, Player, Variant as _};
-use city::{Position, Square, Variant, Zone};
+use city::{Position, Rules, Square, Variant, Zone};
 
 fn position(text: &str) -> Position {
     Position::from_text(text, Variant::Sixteen).unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -225,13 +225,42 @@ fn set_ups_are_symmetric_and_have_the_spec_counts() {
             assert_eq!(start.piece_at(turned), Some(Player::Second), "{variant}: {sq}");
         }
     }
-    assert_eq!(Variant::NAMES, ["16", "8", "22", "24"]);
+}
+
+#[test]
+fn variants_are_the_spec_names_with_16c_the_default() {
+    assert_eq!(Variant::NAMES, ["16c", "8c", "22c", "24c", "16", "8", "22", "24"]);
     assert_eq!(
         Variant::ALL,
-        [Variant::Sixteen, Variant::Eight, Variant::TwentyTwo, Variant::TwentyFour]
+        [
+            Variant::SixteenC,
+            Variant::EightC,
+            Variant::TwentyTwoC,
+            Variant::TwentyFourC,
+            Variant::Sixteen,
+            Variant::Eight,
+            Variant::TwentyTwo,
+            Variant::TwentyFour
+        ]
     );
-    assert_eq!(Game::variant(&Position::default()), Variant::Sixteen);
-    assert_eq!(Variant::default(), Variant::Sixteen);
+    assert_eq!(Game::variant(&Position::default()), Variant::SixteenC);
+    assert_eq!(Variant::default(), Variant::SixteenC);
+    let start = Position::start(Variant::Sixteen).to_string();
+    assert_eq!(start.parse::<Position>().map(|p| Game::variant(&p)), Ok(Variant::SixteenC));
+    // Each playable variant has the set-up of its literal one.
+    for (playable, literal) in [
+        (Variant::SixteenC, Variant::Sixteen),
+        (Variant::EightC, Variant::Eight),
+        (Variant::TwentyTwoC, Variant::TwentyTwo),
+        (Variant::TwentyFourC, Variant::TwentyFour),
+    ] {
+        assert_eq!(playable.to_string(), format!("{literal}c"));
+        assert_eq!(playable.rules(), Rules::Playable);
+        assert_eq!(literal.rules(), Rules::Literal);
+        assert_eq!(playable.pawns_per_side(), literal.pawns_per_side());
+        assert_eq!(Position::start(playable).to_string(), Position::start(literal).to_string());
+        assert_ne!(Position::start(playable), Position::start(literal), "the variant differs");
+    }
 }
 
 #[test]
@@ -293,7 +322,7 @@ fn set_ups_are_exactly_the_spec_square_lists() {
         let square: Square = name.parse().expect("square");
         assert_eq!(start.piece_at(square), None, "{name}");
     }
-    assert_eq!(Position::default(), start);
+    assert_eq!(Position::default(), Position::start(Variant::SixteenC));
 }
 
 #[test]

@@ -492,3 +492,16 @@ fn a_self_play_without_a_ply_cap_is_warned_about() {
     assert!(warning.contains("for ever") && warning.contains("400 plies"), "{warning}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `match --max-plies 0` says that a game may go on for ever, as the arena does.
+#[test]
+fn match_without_a_ply_cap_is_warned_about() {
+    let out = Command::new(env!("CARGO_BIN_EXE_igroteka"))
+        .args(["match", "--game", "otrazhenie", "--p1", "random", "--p2", "alphabeta", "--quiet"])
+        .args(["--max-plies", "0", "--depth", "1"])
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("warning: no ply cap (--max-plies 0)"), "{stderr}");
+    assert!(out.status.success(), "{stderr}");
+}

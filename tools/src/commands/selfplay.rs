@@ -35,6 +35,9 @@ pub struct MatchArgs {
 
 pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let entry = games::find(&args.game)?;
+    if args.max_plies == Some(0) {
+        eprintln!("warning: {}", arena::no_cap_warning(entry));
+    }
     let start = crate::position::base_position(entry, args.variant.as_deref(), None)?;
     let names = entry.player_names;
     let mut record = GameRecord::new(start, args.max_plies.unwrap_or(entry.default_max_plies));

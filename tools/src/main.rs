@@ -46,6 +46,16 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Built for x86-64-v2 (.cargo/config.toml): say so on an older processor
+    // rather than die on the first POPCNT.
+    #[cfg(all(target_arch = "x86_64", target_feature = "popcnt"))]
+    if !std::arch::is_x86_feature_detected!("popcnt") {
+        eprintln!(
+            "error: this build needs an x86-64-v2 processor (POPCNT); rebuild with \
+             RUSTFLAGS=\"-C target-cpu=x86-64\" (see the README, \"Building\")"
+        );
+        return ExitCode::FAILURE;
+    }
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Games => list_games().map(|()| true),

@@ -186,7 +186,7 @@ impl<G: Describe> Conformance<G> {
     fn random_game(&self, start: &G, rng: &mut Rng) -> Vec<G> {
         let mut pos = start.clone();
         let mut trail = vec![pos.clone()];
-        let mut moves = Vec::new();
+        let (mut moves, mut tactical) = (Vec::new(), Vec::new());
         for _ in 0..self.max_plies {
             moves.clear();
             pos.generate_moves(&mut moves);
@@ -195,6 +195,7 @@ impl<G: Describe> Conformance<G> {
                 pos.outcome().is_some(),
                 "no moves must mean game over and back, in {pos}"
             );
+            check_tactical_fast(&pos, &moves, &mut tactical);
             let Some(&mv) = rng.choose(&moves) else { break };
             pos.play_unchecked(mv);
             assert_eq!(
@@ -310,6 +311,22 @@ fn check_cells<G: Describe>(pos: &G) {
         }
     }
     assert_eq!(pos.to_setup().to_string(), pos.to_string(), "the setup of {pos} prints otherwise");
+}
+
+/// The tactical generator against filtering `moves` (the legal moves of
+/// `pos`), cheaply enough for every position of every random game.
+fn check_tactical_fast<G: Game>(pos: &G, moves: &[G::Move], tactical: &mut Vec<G::Move>) {
+    tactical.clear();
+    pos.generate_tactical(tactical);
+    let expected = moves.iter().filter(|&&mv| pos.is_tactical(mv)).count();
+    assert!(
+        tactical.len() == expected
+            && tactical.iter().enumerate().all(|(i, mv)| {
+                moves.contains(mv) && pos.is_tactical(*mv) && !tactical[..i].contains(mv)
+            }),
+        "generate_tactical gives {} moves where {expected} of the legal moves are tactical in {pos}",
+        tactical.len()
+    );
 }
 
 /// The tactical generator and the move index.

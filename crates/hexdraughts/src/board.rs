@@ -167,6 +167,40 @@ const NEXT: [[u8; BITS]; 4] = {
     table
 };
 
+/// The fields beyond each padded bit along each direction (empty for bits off
+/// the board), so that the first piece on a line is one bit scan away.
+const RAYS: [[Bits; BITS]; 4] = {
+    let mut table = [[0; BITS]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut k = 0;
+        while k < FIELD_COUNT {
+            let from = ALL_BITS[k] as usize;
+            let mut to = NEXT[d][from];
+            while to != NONE {
+                table[d][from] |= 1 << to;
+                to = NEXT[d][to as usize];
+            }
+            k += 1;
+        }
+        d += 1;
+    }
+    table
+};
+
+/// The first field of `pieces` beyond `bit` towards `dir`, or `None`.
+#[inline]
+pub(crate) const fn first_on_ray(bit: u8, dir: Direction, pieces: Bits) -> Option<u8> {
+    let hits = RAYS[dir as usize][bit as usize] & pieces;
+    if hits == 0 {
+        None
+    } else if dir.delta() > 0 {
+        Some(hits.trailing_zeros() as u8)
+    } else {
+        Some((BITS as u32 - 1 - hits.leading_zeros()) as u8)
+    }
+}
+
 /// The fields of one row (0 = A).
 pub(crate) const fn row_bits(row: usize) -> Bits {
     let mut bits = 0;

@@ -1,7 +1,7 @@
 //! Move generation: quiet moves, and captures with compulsory continuation,
 //! flying kings, Turkish-strike removal and promotion during a capture.
 
-use crate::board::{ALL_FIELDS, Bits, Direction, NONE, bit, bits_of, next};
+use crate::board::{ALL_FIELDS, Bits, Direction, NONE, bit, bits_of, first_on_ray, next};
 use crate::moves::{MAX_PATH, Move};
 
 /// The pieces as seen by the side to move, and its direction of play.
@@ -37,6 +37,35 @@ impl Sides {
             men |= back.shift(self.opp & back.shift(empty));
         }
         men & self.men
+    }
+
+    /// The kings that can take a first enemy piece: a bitboard test, so that
+    /// the search of king captures runs only for them (in most positions with
+    /// kings none can capture).
+    fn capturing_kings(&self) -> Bits {
+        if self.kings == 0 {
+            return 0;
+        }
+        let empty = self.empty();
+        let occupied = ALL_FIELDS & !empty;
+        let mut kings = 0;
+        for dir in Direction::ALL {
+            // Enemy pieces with an empty field beyond them this way: a king
+            // can take one when it is the first piece on the king's line.
+            let back = dir.opposite();
+            let victims = self.opp & back.shift(empty);
+            if victims == 0 {
+                continue;
+            }
+            // Only a king whose neighbour that way is empty or such a victim.
+            for king in bits_of(self.kings & !kings & back.shift(empty | victims)) {
+                if first_on_ray(king, dir, occupied).is_some_and(|first| victims & bit(first) != 0)
+                {
+                    kings |= bit(king);
+                }
+            }
+        }
+        kings
     }
 
     /// The board as seen by a capturing piece that started on `start`.
@@ -90,17 +119,33 @@ impl Sides {
         self.forward.iter().any(|dir| dir.shift(self.men) & empty != 0)
             || Direction::ALL.iter().any(|dir| dir.shift(self.kings) & empty != 0)
             || self.capturing_men() != 0
-            || bits_of(self.kings).any(|king| self.capture_board(king).can_capture(king, true, 0))
+            || self.capturing_kings() != 0
     }
 
     fn generate_captures(&self, moves: &mut Vec<Move>) {
-        for (pieces, king) in [(self.capturing_men(), false), (self.kings, true)] {
+        for (pieces, king) in [(self.capturing_men(), false), (self.capturing_kings(), true)] {
             for start in bits_of(pieces) {
                 let mut path = [0; MAX_PATH];
                 path[0] = start;
                 let mut search =
                     CaptureSearch { board: self.capture_board(start), path, len: 1, moves };
                 search.extend(start, king, 0);
+            }
+        }
+    }
+
+    /// Appends the tactical moves in generation order: the captures if there
+    /// are any, else the quiet moves of men onto their promotion row.
+    pub fn generate_tactical(&self, moves: &mut Vec<Move>) {
+        let before = moves.len();
+        self.generate_captures(moves);
+        if moves.len() == before {
+            let empty = self.empty();
+            for dir in self.forward {
+                let back = dir.opposite();
+                for to in bits_of(dir.shift(self.men) & empty & self.promotion) {
+                    moves.push(Move::quiet(next(to, back), to));
+                }
             }
         }
     }
@@ -153,11 +198,8 @@ impl CaptureBoard {
     /// The enemy piece a king on `at` can jump towards `dir` and the first
     /// landing field beyond it.
     fn king_jump(&self, at: u8, dir: Direction, taken: Bits) -> Option<(u8, u8)> {
-        let mut victim = next(at, dir);
-        while self.is_empty(victim) {
-            victim = next(victim, dir);
-        }
-        if victim == NONE || (self.opp & !taken) & bit(victim) == 0 {
+        let victim = first_on_ray(at, dir, self.occupied)?;
+        if (self.opp & !taken) & bit(victim) == 0 {
             return None;
         }
         let landing = next(victim, dir);

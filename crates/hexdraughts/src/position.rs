@@ -65,9 +65,8 @@ impl Position {
 
     /// Whether `mv` moves a man that reaches the far row on its way.
     pub(crate) fn promotes(&self, mv: Move) -> bool {
-        let far_row = promotion_row(self.side);
-        self.piece_at(mv.from()).is_some_and(|p| p.kind == Kind::Man)
-            && mv.fields().any(|f| f.row() == far_row)
+        let path = mv.path_bits();
+        self.kings & bit(path[0]) == 0 && path.iter().any(|&f| PROMOTION[self.side] & bit(f) != 0)
     }
 
     pub(crate) fn bits(&self, player: Player) -> Bits {
@@ -324,6 +323,10 @@ impl Game for Position {
 
     fn resolve_move(&self, text: &MoveText) -> Result<Move, IllegalMoveError> {
         crate::resolve::resolve(self, text)
+    }
+
+    fn generate_tactical(&self, moves: &mut Vec<Move>) {
+        self.sides(self.side).generate_tactical(moves);
     }
 
     /// Captures (compulsory when there is one) and moves that promote a man.

@@ -239,18 +239,13 @@ pub(crate) const STEPS: [u128; SQUARES] = {
 /// The four directions: north (up the ranks), east, south, west.
 const DIRECTIONS: [(i8, i8); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
 
-/// The squares a slide may pass over in one direction, nearest first: it stops
-/// before the wall and the board's edge and includes the bazaar as its last
-/// square. Empty for wall squares.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Ray {
-    pub(crate) len: u8,
-    pub(crate) squares: [u8; 8],
-}
-
-/// The four slide rays of every square.
-pub(crate) const RAYS: [[Ray; 4]; SQUARES] = {
-    let mut out = [[Ray { len: 0, squares: [0; 8] }; 4]; SQUARES];
+/// The squares a slide may pass over from each square in each direction of
+/// [`DIRECTIONS`], as bit sets: a ray stops before the wall and the board's
+/// edge and includes the bazaar as its last square. Empty for wall squares.
+/// Along a ray the squares beyond one of its squares are that square's own
+/// ray the same way, which is what [`slides`] relies on.
+pub(crate) const RAYS: [[u128; 4]; SQUARES] = {
+    let mut out = [[0; 4]; SQUARES];
     let mut i = 0;
     while i < SQUARES {
         let from = Square(i as u8);
@@ -258,7 +253,6 @@ pub(crate) const RAYS: [[Ray; 4]; SQUARES] = {
             let mut d = 0;
             while d < 4 {
                 let (df, dr) = DIRECTIONS[d];
-                let mut ray = Ray { len: 0, squares: [0; 8] };
                 let mut file = from.file() as i8 + df;
                 let mut rank = from.rank() as i8 + dr;
                 while file >= 0 && file < SIZE as i8 && rank >= 0 && rank < SIZE as i8 {
@@ -266,15 +260,13 @@ pub(crate) const RAYS: [[Ray; 4]; SQUARES] = {
                     if matches!(zone, Zone::Wall) {
                         break;
                     }
-                    ray.squares[ray.len as usize] = (rank * SIZE as i8 + file) as u8;
-                    ray.len += 1;
+                    out[i][d] |= 1 << (rank * SIZE as i8 + file);
                     if matches!(zone, Zone::Bazaar) {
                         break;
                     }
                     file += df;
                     rank += dr;
                 }
-                out[i][d] = ray;
                 d += 1;
             }
         }
@@ -282,6 +274,42 @@ pub(crate) const RAYS: [[Ray; 4]; SQUARES] = {
     }
     out
 };
+
+/// Every square a pawn on each square could reach in one move on some
+/// board (its steps and its rays; the whole wall from the wall): a pawn
+/// whose hull misses a set of squares cannot move onto any of them.
+pub(crate) const HULLS: [u128; SQUARES] = {
+    let mut out = [0; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        out[i] = STEPS[i] | RAYS[i][0] | RAYS[i][1] | RAYS[i][2] | RAYS[i][3];
+        if WALL & (1 << i) != 0 {
+            out[i] |= WALL & !(1 << i);
+        }
+        i += 1;
+    }
+    out
+};
+
+/// The squares a pawn off the wall on square `index` reaches by sliding
+/// while the squares of `occupied` hold pawns: along each ray up to and
+/// including the first occupied square (remove the own pawns afterwards).
+#[inline]
+pub(crate) fn slides(index: usize, occupied: u128) -> u128 {
+    let mut reach = 0;
+    for (d, &ray) in RAYS[index].iter().enumerate() {
+        let blockers = ray & occupied;
+        reach |= if blockers == 0 {
+            ray
+        } else {
+            // North and east (the first two directions) run up the bits.
+            let first =
+                if d < 2 { blockers.trailing_zeros() } else { 127 - blockers.leading_zeros() };
+            ray & !RAYS[first as usize][d]
+        };
+    }
+    reach
+}
 
 /// The squares of a bit set, lowest index first.
 pub(crate) fn squares_of(mut set: u128) -> impl Iterator<Item = Square> {

@@ -5,7 +5,7 @@
 
 use board_core::{Cell, Evaluate, Game, Player, Valuation, weighted_evaluation, write_difference};
 
-use crate::board::{ALL, GATES, RAYS, STEPS, TOWN, WALL, squares_of};
+use crate::board::{ALL, GATES, STEPS, TOWN, WALL, slides, squares_of};
 use crate::{Move, Position, Rules, Square};
 
 /// The features, side to move's view:
@@ -30,13 +30,7 @@ const DECIDED: i32 = 10_000;
 /// adjacent wall square (climbing down).
 fn attacked(square: Square, attackers: u128, occupied: u128) -> bool {
     let i = square.index();
-    STEPS[i] & attackers != 0
-        || RAYS[i].iter().any(|ray| {
-            ray.squares[..usize::from(ray.len)]
-                .iter()
-                .find(|&&to| occupied & (1 << to) != 0)
-                .is_some_and(|&to| attackers & (1 << to) != 0)
-        })
+    (STEPS[i] | slides(i, occupied)) & attackers != 0
 }
 
 /// The four arms into the bazaar (rank 5 and file e inside the town), each

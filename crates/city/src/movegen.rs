@@ -4,7 +4,9 @@
 
 use board_core::{Cell, Game};
 
-use crate::board::{ALL, GATES, OFF_RING, RAYS, RING, RING_INDEX, RING_LEN, STEPS, squares_of};
+use crate::board::{
+    ALL, GATES, HULLS, OFF_RING, RING, RING_INDEX, RING_LEN, STEPS, slides, squares_of,
+};
 use crate::{Move, Position, Rules, Square, Variant, Zone};
 
 /// Where the pawns of the side to move can go by the move rules, the
@@ -35,6 +37,36 @@ impl Reach {
     }
 }
 
+/// The wall squares in ring order twice over, as bits: the other squares
+/// from ring index `i` onwards are `RING_TWICE[i + 1..i + RING_LEN]`, and
+/// backwards the same slice reversed.
+const RING_TWICE: [u128; 2 * RING_LEN] = {
+    let mut out = [0; 2 * RING_LEN];
+    let mut k = 0;
+    while k < 2 * RING_LEN {
+        out[k] = RING[k % RING_LEN].bit();
+        k += 1;
+    }
+    out
+};
+
+/// The wall squares met along `ring` up to the first pawn, which counts when
+/// it is not an own pawn.
+#[inline]
+fn ring_walk<'a>(ring: impl Iterator<Item = &'a u128>, own: u128, occupied: u128) -> u128 {
+    let mut targets = 0;
+    for &bit in ring {
+        if own & bit != 0 {
+            break;
+        }
+        targets |= bit;
+        if occupied & bit != 0 {
+            break;
+        }
+    }
+    targets
+}
+
 impl Position {
     /// Appends the legal moves (nothing once the game is decided). Under the
     /// playable rules, when a capture or a move onto the bazaar exists, only
@@ -43,18 +75,14 @@ impl Position {
         if self.is_decided() {
             return;
         }
-        match self.variant().rules() {
-            Rules::Literal => self.each_pawn(|from, targets| {
-                for to in squares_of(targets) {
-                    moves.push(Move::new(from, to));
-                }
-            }),
-            Rules::Playable => {
-                let reach = self.reach();
-                let tactical = self.tactical_squares();
-                reach.push(moves, if reach.all & tactical != 0 { tactical } else { ALL });
+        if self.variant().rules() == Rules::Playable {
+            let before = moves.len();
+            self.push_moves(moves, self.tactical_squares());
+            if moves.len() > before {
+                return;
             }
         }
+        self.push_moves(moves, ALL);
     }
 
     /// Appends the legal captures and moves onto the bazaar (the tactical
@@ -62,14 +90,24 @@ impl Position {
     /// there is one).
     pub(crate) fn generate_tactical_moves(&self, moves: &mut Vec<Move>) {
         if !self.is_decided() {
-            self.reach().push(moves, self.tactical_squares());
+            self.push_moves(moves, self.tactical_squares());
         }
+    }
+
+    /// Appends the moves by the move rules, the capture duty aside, that end
+    /// on a square of `wanted`; pawns that cannot reach it are skipped.
+    fn push_moves(&self, moves: &mut Vec<Move>, wanted: u128) {
+        self.each_pawn(wanted, |from, targets| {
+            for to in squares_of(targets & wanted) {
+                moves.push(Move::new(from, to));
+            }
+        });
     }
 
     /// Where each pawn of the side to move can go, the capture duty aside.
     pub(crate) fn reach(&self) -> Reach {
         let mut reach = Reach { pawns: [(Square::BAZAAR, 0); MAX_PAWNS], len: 0, all: 0 };
-        self.each_pawn(|from, targets| {
+        self.each_pawn(ALL, |from, targets| {
             if let Some(slot) = reach.pawns.get_mut(reach.len) {
                 *slot = (from, targets);
                 reach.len += 1;
@@ -79,10 +117,11 @@ impl Position {
         reach
     }
 
-    /// Calls `visit` with each pawn of the side to move and the squares it
-    /// can reach by the move rules, the capture duty aside.
+    /// Calls `visit` with each pawn of the side to move that might reach a
+    /// square of `wanted` and the squares it can reach by the move rules,
+    /// the capture duty aside.
     #[inline]
-    fn each_pawn(&self, mut visit: impl FnMut(Square, u128)) {
+    fn each_pawn(&self, wanted: u128, mut visit: impl FnMut(Square, u128)) {
         let own = self.pawns_of(self.side_to_move());
         let occupied = self.pawns.first | self.pawns.second;
         // Under the playable rules only a step from a gate enters the bazaar.
@@ -91,6 +130,9 @@ impl Position {
             Rules::Playable => ALL & !Square::BAZAAR.bit(),
         };
         for from in squares_of(own) {
+            if HULLS[from.index()] & wanted == 0 {
+                continue;
+            }
             let allowed = if GATES & from.bit() == 0 { far_from_bazaar } else { ALL };
             visit(from, self.targets(from, own, occupied) & allowed);
         }
@@ -105,34 +147,12 @@ impl Position {
         let mut targets = STEPS[i] & !own;
         let ring_at = RING_INDEX[i];
         if ring_at == OFF_RING {
-            for ray in &RAYS[i] {
-                for &to in &ray.squares[..ray.len as usize] {
-                    let bit = 1u128 << to;
-                    if own & bit != 0 {
-                        break;
-                    }
-                    targets |= bit;
-                    if occupied & bit != 0 {
-                        break;
-                    }
-                }
-            }
+            targets |= slides(i, occupied) & !own;
         } else {
             // Along the ring both ways; a square reached both ways is one move.
-            for step in [1, RING_LEN - 1] {
-                let mut at = ring_at as usize;
-                loop {
-                    at = (at + step) % RING_LEN;
-                    let bit = RING[at].bit();
-                    if own & bit != 0 {
-                        break;
-                    }
-                    targets |= bit;
-                    if occupied & bit != 0 {
-                        break;
-                    }
-                }
-            }
+            let others = &RING_TWICE[ring_at as usize + 1..ring_at as usize + RING_LEN];
+            targets |= ring_walk(others.iter(), own, occupied)
+                | ring_walk(others.iter().rev(), own, occupied);
         }
         targets
     }

@@ -6,7 +6,7 @@ use board_core::{
     ByPlayer, Cell, Game, IllegalMoveError, Outcome, Player, PositionError, zobrist_keys,
 };
 
-use crate::rules::{WinReason, count_moves, end_after_move, for_each_move, has_move, wins_at_once};
+use crate::rules::{WinReason, count_moves, end_after, for_each_move, has_move, wins_at_once};
 use crate::{Move, MoveText, Setup, Square};
 
 board_core::variants! {
@@ -63,16 +63,18 @@ impl Position {
     /// `side`'s opponent had just moved.
     pub(crate) fn with_pieces(pieces: [u64; 2], side: Player) -> Position {
         let mut pos = Position { pieces, side, win: None, hash: 0 };
-        pos.win = pos.judge_last_move();
+        pos.win = pos.judge_last_move(true);
         pos.hash = pos.zobrist_from_scratch();
         pos
     }
 
-    /// The end checks for the move that led here (made by the player not to move).
-    fn judge_last_move(&self) -> Option<(Player, WinReason)> {
+    /// The end checks for the move that led here (made by the player not to
+    /// move); the side to move's docking only if that move moved one of its
+    /// checkers (`opponent_moved`).
+    fn judge_last_move(&self, opponent_moved: bool) -> Option<(Player, WinReason)> {
         let mover = self.side.other();
         let (opponent_bits, mover_bits) = self.own_and_enemy();
-        end_after_move(mover_bits, opponent_bits)
+        end_after(mover_bits, opponent_bits, opponent_moved)
             .map(|(mover_wins, reason)| (if mover_wins { mover } else { self.side }, reason))
     }
 
@@ -220,7 +222,8 @@ impl Game for Position {
         }
         self.side = them;
         self.hash ^= BLACK_TO_MOVE_KEY;
-        self.win = self.judge_last_move();
+        // A slide leaves the opponent's checkers (not docked before it) alone.
+        self.win = self.judge_last_move(!matches!(mv, Move::Slide { .. }));
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -256,6 +259,21 @@ impl Game for Position {
     fn is_tactical(&self, mv: Move) -> bool {
         let (own, enemy) = self.own_and_enemy();
         wins_at_once(own, enemy, mv).is_some()
+    }
+
+    /// The moves that win at once, straight from the move rules (a pass
+    /// never wins).
+    fn generate_tactical(&self, moves: &mut Vec<Move>) {
+        if self.win.is_some() {
+            return;
+        }
+        let (own, enemy) = self.own_and_enemy();
+        for_each_move(own, enemy, |mv| {
+            if wins_at_once(own, enemy, mv).is_some() {
+                moves.push(mv);
+            }
+            true
+        });
     }
 
     /// Slides and docks by their from and to squares; the pass last.

@@ -6,7 +6,7 @@
 
 use board_core::Cell;
 
-use crate::board::{GEOMETRY, Geometry, enclosed, flood};
+use crate::board::{GEOMETRY, Geometry, enclosed, flood, orthogonal_neighbours};
 use crate::{Move, Square};
 
 /// Calls `sink` with every move (passes aside) of the player whose checkers are
@@ -80,7 +80,12 @@ pub(crate) const fn crashed(own: u64, enemy: u64) -> bool {
 /// Whether the checkers `own` form one orthogonally connected group.
 #[inline]
 pub(crate) const fn docked(own: u64) -> bool {
-    own != 0 && flood(own & own.wrapping_neg(), own) == own
+    // A lone checker is docked; of two or more, one without an own neighbour
+    // (the usual case) means not docked, without the flood fill.
+    own != 0
+        && (own & (own - 1) == 0
+            || (own & !orthogonal_neighbours(own) == 0
+                && flood(own & own.wrapping_neg(), own) == own))
 }
 
 /// Why a game was won.
@@ -103,16 +108,23 @@ impl WinReason {
 
 /// The end checks after a move by the player with checkers `mover`, in the
 /// spec's order; `Some((true, _))` when the mover wins, `Some((false, _))`
-/// when the opponent does.
+/// when the opponent does. The opponent's docking is looked at only when
+/// `opponent_moved` (a docking displaces one of its checkers): after any other
+/// move it cannot have changed, and a docked opponent would have ended the
+/// game before the move.
 #[inline]
-pub(crate) const fn end_after_move(mover: u64, opponent: u64) -> Option<(bool, WinReason)> {
+pub(crate) const fn end_after(
+    mover: u64,
+    opponent: u64,
+    opponent_moved: bool,
+) -> Option<(bool, WinReason)> {
     if crashed(opponent, mover) {
         Some((true, WinReason::Crash))
     } else if crashed(mover, opponent) {
         Some((false, WinReason::Crash))
     } else if docked(mover) {
         Some((true, WinReason::Docking))
-    } else if docked(opponent) {
+    } else if opponent_moved && docked(opponent) {
         Some((false, WinReason::Docking))
     } else {
         None
@@ -139,7 +151,8 @@ pub(crate) const fn after_move(own: u64, enemy: u64, mv: Move) -> Option<(u64, u
 #[inline]
 pub(crate) const fn wins_at_once(own: u64, enemy: u64, mv: Move) -> Option<WinReason> {
     match after_move(own, enemy, mv) {
-        Some((own, enemy)) => match end_after_move(own, enemy) {
+        // The opponent's docking only decides against the mover.
+        Some((own, enemy)) => match end_after(own, enemy, false) {
             Some((true, reason)) => Some(reason),
             _ => None,
         },

@@ -2,7 +2,6 @@
 
 use board_core::{Evaluate, Game, Player, Valuation, weighted_evaluation, write_difference};
 
-use crate::board::SQUARES;
 use crate::moves::Move;
 use crate::position::Position;
 
@@ -23,13 +22,8 @@ pub const WEIGHTS: [i32; 5] = [-62, 68, 100, 150, -2];
 impl Position {
     /// `player`'s features alone.
     fn side_features(&self, player: Player) -> [i32; 5] {
-        let (mut stacks, mut controlled) = (0, 0);
-        for stack in SQUARES.iter().filter_map(|&sq| self.piece_at(sq)) {
-            if stack.owner() == player {
-                stacks += 1;
-                controlled += stack.height() as i32;
-            }
-        }
+        let stacks = self.owned(player).count_ones() as i32;
+        let controlled = self.controlled(player) as i32;
         [
             stacks,
             controlled,
@@ -59,10 +53,10 @@ impl Evaluate for Position {
     /// then moves that take over tall enemy stacks; drops without a capture last.
     fn move_priority(&self, mv: Move) -> i32 {
         let me = self.side_to_move();
-        let mut after = *self;
-        after.play_unchecked(mv);
-        let captures = i32::from(after.captured(me)) - i32::from(self.captured(me));
-        let reserve_gain = i32::from(after.reserve(me)) - i32::from(self.reserve(me));
+        let (own, enemy) = self.pushed_off(mv.to(), mv.piece_count());
+        let captures = enemy as i32;
+        // A drop takes one piece from the reserve.
+        let reserve_gain = own as i32 - i32::from(matches!(mv, Move::Drop { .. }));
         let taken_over = match self.piece_at(mv.to()) {
             Some(stack) if stack.owner() != me => stack.height() as i32,
             _ => 0,

@@ -88,11 +88,51 @@ impl Position {
         self.owned[player.index()]
     }
 
+    /// The pieces in the stacks `player` owns.
+    pub(crate) fn controlled(&self, player: Player) -> u32 {
+        squares(self.owned[player.index()]).map(|sq| height(self.stacks[sq.index()]) as u32).sum()
+    }
+
     /// The number of stack moves `player`'s stacks have (drops not counted).
     pub fn stack_mobility(&self, player: Player) -> u32 {
         squares(self.owned[player.index()])
             .map(|sq| TARGETS[sq.index()][height(self.stacks[sq.index()])].len())
             .sum()
+    }
+
+    /// The pieces pushed off the bottom of the destination by landing `k`
+    /// pieces on `to`, as (the mover's own, the enemy's): what
+    /// [`play_unchecked`](Game::play_unchecked) sends back to the reserve
+    /// and captures, found without playing the move.
+    #[inline]
+    pub(crate) fn pushed_off(&self, to: Square, k: usize) -> (u32, u32) {
+        let code = self.stacks[to.index()];
+        let tall = height(code);
+        let removed = (tall + k).saturating_sub(MAX_HEIGHT);
+        if removed == 0 {
+            return (0, 0);
+        }
+        // The target's bottom pieces are the bits just below its marker.
+        let second = ((code >> (tall - removed)) & ((1 << removed) - 1)).count_ones();
+        let first = removed as u32 - second;
+        if self.side == Player::First { (first, second) } else { (second, first) }
+    }
+
+    /// For each number of landing pieces `k` (1 to 5), the squares where
+    /// landing `k` pieces captures an enemy piece.
+    fn capture_squares(&self) -> [u64; MAX_HEIGHT + 1] {
+        let mut squares_by_k = [0; MAX_HEIGHT + 1];
+        // Landing k pieces on a stack of height h pushes off h + k - 5.
+        for to in squares(self.owned[0] | self.owned[1]) {
+            let bit = 1u64 << to.index();
+            let tall = height(self.stacks[to.index()]);
+            for (k, set) in squares_by_k.iter_mut().enumerate().skip(MAX_HEIGHT + 1 - tall) {
+                if self.pushed_off(to, k).1 > 0 {
+                    *set |= bit;
+                }
+            }
+        }
+        squares_by_k
     }
 
     /// The number of legal moves, without listing them.
@@ -366,10 +406,25 @@ impl Game for Position {
     /// Stack moves and drops that capture: the destination grows past
     /// [`MAX_HEIGHT`] and an enemy piece is among those pushed off its bottom.
     fn is_tactical(&self, mv: Move) -> bool {
-        let Some(target) = self.piece_at(mv.to()) else { return false };
-        let overflow = (target.height() + mv.piece_count()).saturating_sub(MAX_HEIGHT);
-        let me = self.side_to_move();
-        target.bottom_up().take(overflow).any(|piece| piece != me)
+        self.pushed_off(mv.to(), mv.piece_count()).1 > 0
+    }
+
+    fn generate_tactical(&self, moves: &mut Vec<Move>) {
+        let capture_squares = self.capture_squares();
+        if capture_squares.iter().all(|&set| set == 0) {
+            return;
+        }
+        let me = self.side.index();
+        for from in squares(self.owned[me]) {
+            let targets = &TARGETS[from.index()][height(self.stacks[from.index()])];
+            moves.extend(targets.as_slice().iter().filter_map(|&to| {
+                let mv = Move::Stack { from, to };
+                (capture_squares[mv.piece_count()] & (1 << to.index()) != 0).then_some(mv)
+            }));
+        }
+        if self.reserve[me] > 0 {
+            moves.extend(squares(capture_squares[1]).map(|to| Move::Drop { to }));
+        }
     }
 
     /// Stack moves by their from and to squares, then drops by their square.

@@ -211,13 +211,25 @@ impl Position {
     /// compulsory), else the quiet steps of man-topped columns.
     #[inline]
     pub(crate) fn generate_into<S: Sink>(&self, out: &mut S) {
+        self.generate_onto(out, DARK);
+    }
+
+    /// The tactical moves into `out`: the captures if there are any, else
+    /// the steps of men onto their promotion row.
+    pub(crate) fn generate_tactical_into<S: Sink>(&self, out: &mut S) {
+        self.generate_onto(out, self.side.promotion_row());
+    }
+
+    /// The captures if there are any, else the quiet steps onto `targets`.
+    #[inline]
+    fn generate_onto<S: Sink>(&self, out: &mut S, targets: u64) {
         let candidates = self.capture_candidates();
         if candidates != 0 && self.generate_captures(candidates, out) {
             return;
         }
         let (own, enemy) = self.tops();
         let men = own & !self.kings;
-        let empty = DARK & !(own | enemy);
+        let empty = DARK & !(own | enemy) & targets;
         for dir in self.forward() {
             for to in squares(shift(men, dir) & empty) {
                 let from = Square::from_bit(shift(to.bit(), opposite(dir)).trailing_zeros());

@@ -299,6 +299,10 @@ impl Game for Position {
         mv.is_capture() || mv.to().bit() & self.side.promotion_row() != 0
     }
 
+    fn generate_tactical(&self, moves: &mut Vec<Move>) {
+        self.generate_tactical_into(moves);
+    }
+
     const MOVE_INDEX_BOUND: usize = 32 * 32;
 
     /// From and to squares (a capture by its first and last), each by its

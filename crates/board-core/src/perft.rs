@@ -1,4 +1,7 @@
-//! Counting move paths: the backbone of move-generation testing.
+//! Counting move paths, the backbone of move-generation testing, and
+//! random playouts, the cost of move generation in random play.
+
+use crate::Rng;
 
 use crate::Game;
 
@@ -46,4 +49,47 @@ fn count<G: Game>(pos: &G, buffers: &mut [Vec<G::Move>]) -> u64 {
         nodes += count(&child, deeper);
     }
     nodes
+}
+
+/// What [`random_playouts`] played.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Playouts {
+    /// Plies played, in all games.
+    pub plies: u64,
+    /// Moves generated, summed over every position a game met (an ended
+    /// game's last position generates none).
+    pub generated: u64,
+}
+
+/// Plays `games` random games from `start`, each move chosen uniformly
+/// among the legal ones by one generator seeded with `seed`, each game until
+/// it ends or has `max_plies` plies: the cost of generating and making moves
+/// in random play (benches report it per generated move). The same
+/// arguments play the same games.
+///
+/// ```
+/// use board_core::perft::{Playouts, random_playouts};
+/// use board_core::tictactoe::TicTacToe;
+///
+/// // One ply of each of 3 games: 9 moves generated at each start.
+/// let played = random_playouts(&TicTacToe::default(), 1, 3, 1);
+/// assert_eq!(played, Playouts { plies: 3, generated: 27 });
+/// ```
+#[inline(never)]
+pub fn random_playouts<G: Game>(start: &G, seed: u64, games: u32, max_plies: u32) -> Playouts {
+    let mut rng = Rng::new(seed);
+    let mut moves = Vec::new();
+    let mut played = Playouts::default();
+    for _ in 0..games {
+        let mut pos = start.clone();
+        for _ in 0..max_plies {
+            moves.clear();
+            pos.generate_moves(&mut moves);
+            played.generated += moves.len() as u64;
+            let Some(&mv) = rng.choose(&moves) else { break };
+            pos.play_unchecked(mv);
+            played.plies += 1;
+        }
+    }
+    played
 }

@@ -574,3 +574,49 @@ pub fn perft_table<G: Game>(text: &str) -> Vec<PerftEntry<G>> {
     }
     entries
 }
+
+/// The `main` of a criterion bench (`harness = false`) of seeded random
+/// playouts ([`random_playouts`](crate::perft::random_playouts)) from the
+/// start of every variant of the game `$game`, `$games` games a variant to
+/// the game's [`DEFAULT_MAX_PLIES`](crate::Game::DEFAULT_MAX_PLIES), each
+/// reported per generated move (criterion's elements); it prints each
+/// variant's plies and generated moves first. A game crate's
+/// `benches/playout.rs` is the one line
+/// `board_core::playout_bench!(hexdraughts::Position, 20);` and needs
+/// `criterion` among its dev-dependencies.
+#[macro_export]
+macro_rules! playout_bench {
+    ($game:ty, $games:expr) => {
+        fn bench_playouts(c: &mut criterion::Criterion) {
+            use $crate::Game as _;
+            use $crate::Variant as _;
+            type Variant = <$game as $crate::Game>::Variant;
+            let games: u32 = $games;
+            let plies = <$game>::DEFAULT_MAX_PLIES;
+            let mut group = c.benchmark_group("playout");
+            group.sample_size(10);
+            for &variant in <Variant>::ALL {
+                let start = <$game>::start(variant);
+                let played = $crate::perft::random_playouts(&start, 1, games, plies);
+                eprintln!(
+                    "playout/{variant}: {games} games, {} plies, {} generated moves",
+                    played.plies, played.generated
+                );
+                group.throughput(criterion::Throughput::Elements(played.generated));
+                group.bench_function(variant.name(), |b| {
+                    b.iter(|| {
+                        $crate::perft::random_playouts(
+                            std::hint::black_box(&start),
+                            1,
+                            games,
+                            plies,
+                        )
+                    })
+                });
+            }
+            group.finish();
+        }
+        criterion::criterion_group!(benches, bench_playouts);
+        criterion::criterion_main!(benches);
+    };
+}

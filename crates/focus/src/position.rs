@@ -121,18 +121,23 @@ impl Position {
     /// For each number of landing pieces `k` (1 to 5), the squares where
     /// landing `k` pieces captures an enemy piece.
     fn capture_squares(&self) -> [u64; MAX_HEIGHT + 1] {
-        let mut squares_by_k = [0; MAX_HEIGHT + 1];
-        // Landing k pieces on a stack of height h pushes off h + k - 5.
+        // Landing k pieces on a stack of height h pushes off its bottom
+        // h + k - 5; the enemy piece nearest the bottom, at colour bit p
+        // (bit h - 1 is the bottom piece), goes when k >= 5 - p.
+        let enemy_bits = if self.side == Player::First { 0 } else { 0xFF };
+        let mut by_least_k = [0u64; MAX_HEIGHT + 1];
         for to in squares(self.owned[0] | self.owned[1]) {
-            let bit = 1u64 << to.index();
-            let tall = height(self.stacks[to.index()]);
-            for (k, set) in squares_by_k.iter_mut().enumerate().skip(MAX_HEIGHT + 1 - tall) {
-                if self.pushed_off(to, k).1 > 0 {
-                    *set |= bit;
-                }
+            let code = self.stacks[to.index()];
+            let enemy = (code ^ enemy_bits) & ((1 << height(code)) - 1);
+            if enemy != 0 {
+                let p = 7 - enemy.leading_zeros() as usize;
+                by_least_k[MAX_HEIGHT - p] |= 1 << to.index();
             }
         }
-        squares_by_k
+        for k in 2..=MAX_HEIGHT {
+            by_least_k[k] |= by_least_k[k - 1];
+        }
+        by_least_k
     }
 
     /// The number of legal moves, without listing them.
@@ -411,16 +416,24 @@ impl Game for Position {
 
     fn generate_tactical(&self, moves: &mut Vec<Move>) {
         let capture_squares = self.capture_squares();
-        if capture_squares.iter().all(|&set| set == 0) {
+        if capture_squares[MAX_HEIGHT] == 0 {
             return;
         }
         let me = self.side.index();
         for from in squares(self.owned[me]) {
-            let targets = &TARGETS[from.index()][height(self.stacks[from.index()])];
-            moves.extend(targets.as_slice().iter().filter_map(|&to| {
-                let mv = Move::Stack { from, to };
-                (capture_squares[mv.piece_count()] & (1 << to.index()) != 0).then_some(mv)
-            }));
+            let targets = &TARGETS[from.index()];
+            for k in 1..=height(self.stacks[from.index()]) {
+                if capture_squares[k] == 0 {
+                    continue;
+                }
+                // The targets at distance k follow those nearer.
+                let at_k = &targets[k].as_slice()[targets[k - 1].len() as usize..];
+                moves.extend(
+                    at_k.iter()
+                        .filter(|to| capture_squares[k] & (1 << to.index()) != 0)
+                        .map(|&to| Move::Stack { from, to }),
+                );
+            }
         }
         if self.reserve[me] > 0 {
             moves.extend(squares(capture_squares[1]).map(|to| Move::Drop { to }));

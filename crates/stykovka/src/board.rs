@@ -180,8 +180,8 @@ pub(crate) static GEOMETRY: Geometry = Geometry::build();
 
 /// Every square except those on the edge: only these can crash.
 pub(crate) const INTERIOR: u64 = 0x007E_7E7E_7E7E_7E00;
-const NOT_FILE_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
-const NOT_FILE_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+pub(crate) const NOT_FILE_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+pub(crate) const NOT_FILE_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
 
 /// The squares orthogonally next to any square of `bits`.
 #[inline]

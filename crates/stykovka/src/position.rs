@@ -6,7 +6,9 @@ use board_core::{
     ByPlayer, Cell, Game, IllegalMoveError, Outcome, Player, PositionError, zobrist_keys,
 };
 
-use crate::rules::{WinReason, count_moves, end_after, for_each_move, has_move, wins_at_once};
+use crate::rules::{
+    WinReason, could_win_at_once, count_moves, end_after, for_each_move, has_move, wins_at_once,
+};
 use crate::{Move, MoveText, Setup, Square};
 
 board_core::variants! {
@@ -268,6 +270,9 @@ impl Game for Position {
             return;
         }
         let (own, enemy) = self.own_and_enemy();
+        if !could_win_at_once(own, enemy) {
+            return;
+        }
         for_each_move(own, enemy, |mv| {
             if wins_at_once(own, enemy, mv).is_some() {
                 moves.push(mv);

@@ -6,7 +6,9 @@
 
 use board_core::Cell;
 
-use crate::board::{GEOMETRY, Geometry, enclosed, flood, orthogonal_neighbours};
+use crate::board::{
+    GEOMETRY, Geometry, INTERIOR, NOT_FILE_A, NOT_FILE_H, enclosed, flood, orthogonal_neighbours,
+};
 use crate::{Move, Square};
 
 /// Calls `sink` with every move (passes aside) of the player whose checkers are
@@ -88,6 +90,33 @@ pub(crate) const fn docked(own: u64) -> bool {
                 && flood(own & own.wrapping_neg(), own) == own))
 }
 
+/// Whether some move of the player with checkers `own` might win at once
+/// against the checkers `enemy` (no end yet): `false` means none does, found
+/// without trying the moves. A crash needs an enemy checker with three own
+/// neighbours (the move brings the fourth) or a retreat onto a square whose
+/// four neighbours are own checkers; docking needs at most five groups,
+/// since a move joins at most four through its landing square and lifting
+/// its checker never joins any.
+#[inline]
+pub(crate) fn could_win_at_once(own: u64, enemy: u64) -> bool {
+    let (north, south) = (own >> 8, own << 8);
+    let (east, west) = ((own >> 1) & NOT_FILE_H, (own << 1) & NOT_FILE_A);
+    let three_own = (north & south & (east | west)) | (east & west & (north | south));
+    if enemy & INTERIOR & three_own != 0 || enclosed(!enemy, own) != 0 {
+        return true;
+    }
+    let lone = own & !orthogonal_neighbours(own);
+    if lone.count_ones() > 5 {
+        return false;
+    }
+    // At most five groups: five floods take them all.
+    let mut rest = own;
+    for _ in 0..5 {
+        rest &= !flood(rest & rest.wrapping_neg(), rest);
+    }
+    rest == 0
+}
+
 /// Why a game was won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum WinReason {
@@ -157,5 +186,40 @@ pub(crate) const fn wins_at_once(own: u64, enemy: u64, mv: Move) -> Option<WinRe
             _ => None,
         },
         None => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use board_core::{Game, Rng};
+
+    use super::*;
+    use crate::Position;
+
+    /// Along random games: where the pre-test says no move wins at once, none
+    /// does; and both kinds of position occur, so the check means something.
+    #[test]
+    fn could_win_at_once_never_misses_a_win() {
+        let mut rng = Rng::new(23);
+        let (mut skipped, mut winning) = (0, 0);
+        let mut moves = Vec::new();
+        for _ in 0..300 {
+            let mut pos = Position::default();
+            for _ in 0..200 {
+                moves.clear();
+                pos.generate_moves(&mut moves);
+                let Some(&mv) = rng.choose(&moves) else { break };
+                let (own, enemy) = pos.own_and_enemy();
+                let wins = moves.iter().filter(|&&m| wins_at_once(own, enemy, m).is_some()).count();
+                if could_win_at_once(own, enemy) {
+                    winning += usize::from(wins > 0);
+                } else {
+                    assert_eq!(wins, 0, "a move wins at once in {pos}");
+                    skipped += 1;
+                }
+                pos.play_unchecked(mv);
+            }
+        }
+        assert!(skipped > 0 && winning > 0, "skipped {skipped}, winning {winning}");
     }
 }

@@ -114,7 +114,7 @@ impl Evaluate for Position {
         };
         // End check 1 comes before check 2: crashing an enemy checker wins even
         // when the move also crashes an own one.
-        match wins_at_once(own, enemy, mv) {
+        match if self.may_win() { wins_at_once(own, enemy, mv) } else { None } {
             Some(WinReason::Crash) => return CRASHES,
             Some(WinReason::Docking) => return DOCKS,
             None => {}

@@ -46,6 +46,10 @@ pub struct Position {
     side: Player,
     /// The winner and why, from the end checks after the last move.
     win: Option<(Player, WinReason)>,
+    /// Whether some move of the side to move might win at once
+    /// ([`could_win_at_once`]): when not, ordering and the tactical
+    /// generator need not try the moves.
+    may_win: bool,
     hash: u64,
 }
 
@@ -64,8 +68,9 @@ impl Position {
     /// A position with these checkers, `side` to move, judged as if
     /// `side`'s opponent had just moved.
     pub(crate) fn with_pieces(pieces: [u64; 2], side: Player) -> Position {
-        let mut pos = Position { pieces, side, win: None, hash: 0 };
+        let mut pos = Position { pieces, side, win: None, may_win: true, hash: 0 };
         pos.win = pos.judge_last_move(true);
+        pos.may_win = pos.judge_may_win();
         pos.hash = pos.zobrist_from_scratch();
         pos
     }
@@ -78,6 +83,18 @@ impl Position {
         let (opponent_bits, mover_bits) = self.own_and_enemy();
         end_after(mover_bits, opponent_bits, opponent_moved)
             .map(|(mover_wins, reason)| (if mover_wins { mover } else { self.side }, reason))
+    }
+
+    /// The pre-test of a win at once for the side to move.
+    fn judge_may_win(&self) -> bool {
+        let (own, enemy) = self.own_and_enemy();
+        self.win.is_none() && could_win_at_once(own, enemy)
+    }
+
+    /// Whether some move here might win at once: `false` means no move is
+    /// tactical.
+    pub(crate) const fn may_win(&self) -> bool {
+        self.may_win
     }
 
     /// Whether neither side has a move (the game is then drawn).
@@ -226,6 +243,7 @@ impl Game for Position {
         self.hash ^= BLACK_TO_MOVE_KEY;
         // A slide leaves the opponent's checkers (not docked before it) alone.
         self.win = self.judge_last_move(!matches!(mv, Move::Slide { .. }));
+        self.may_win = self.judge_may_win();
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -260,7 +278,7 @@ impl Game for Position {
     /// (nothing is ever captured in this game).
     fn is_tactical(&self, mv: Move) -> bool {
         let (own, enemy) = self.own_and_enemy();
-        wins_at_once(own, enemy, mv).is_some()
+        self.may_win && wins_at_once(own, enemy, mv).is_some()
     }
 
     /// The moves that win at once, straight from the move rules (a pass
@@ -269,10 +287,10 @@ impl Game for Position {
         if self.win.is_some() {
             return;
         }
-        let (own, enemy) = self.own_and_enemy();
-        if !could_win_at_once(own, enemy) {
+        if !self.may_win {
             return;
         }
+        let (own, enemy) = self.own_and_enemy();
         for_each_move(own, enemy, |mv| {
             if wins_at_once(own, enemy, mv).is_some() {
                 moves.push(mv);

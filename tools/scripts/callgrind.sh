@@ -25,7 +25,8 @@
 # Prints one line:
 #   game <g> command <what> nodes <n> instructions <ir> per_node <ir/n>
 # where nodes is what the engine reported for the command (the last `info`
-# line's nodes for `go`, the last depth's count for `perft` and `bench`).
+# line's nodes for `go`, the sum over depths 1..D for `perft` (it counts
+# them all), the total for `bench`).
 # Only the functions that run the command are counted (callgrind's
 # --toggle-collect), so the per-node figure is the search's (or perft's)
 # own cost; --whole counts everything.
@@ -73,8 +74,8 @@ command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind is not installe
 
 case "$what" in
   go\ *) toggle='*search_among*'; [ "$engine" = mcts ] && toggle='*Mcts*search*' ;;
-  perft\ *) toggle='*perft*' ;;
-  bench*) toggle='*bench*' ;;
+  perft\ *) toggle='*DynGame>::perft' ;;
+  bench*) toggle='*Engine<W>::bench' ;;
   *) echo "callgrind.sh: measure 'go ...', 'perft D' or 'bench D', not '$what'" >&2; exit 2 ;;
 esac
 
@@ -103,7 +104,7 @@ while IFS= read -r line <&"${ENGINE[0]}"; do
   case "$what:$line" in
     go*:info\ *) nodes=$(sed -n 's/.* nodes \([0-9]*\).*/\1/p' <<<"$line") ;;
     go*:bestmove*) break ;;
-    perft*:depth\ *) nodes=$(awk '{print $4}' <<<"$line")
+    perft*:depth\ *) nodes=$(( ${nodes:-0} + $(awk '{print $4}' <<<"$line") ))
       [ "$(awk '{print $2}' <<<"$line")" = "${what#perft }" ] && break ;;
     bench*:bench\ depth*) nodes=$(awk '{print $5}' <<<"$line"); break ;;
     *:error*|*:info\ string\ error*) echo "callgrind.sh: engine said: $line" >&2 ;;

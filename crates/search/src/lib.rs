@@ -18,6 +18,7 @@ mod alphabeta;
 mod dynamic;
 mod limits;
 mod mcts;
+mod picker;
 mod random;
 mod table;
 

@@ -75,7 +75,7 @@ command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind is not installe
 case "$what" in
   go\ *) toggle='*search_among*'; [ "$engine" = mcts ] && toggle='*Mcts*search*' ;;
   perft\ *) toggle='*DynGame>::perft' ;;
-  bench*) toggle='*Engine<W>::bench' ;;
+  bench*) toggle='*Engine<W>::bench' ;;  # with emptying the table (--whole: making it)
   *) echo "callgrind.sh: measure 'go ...', 'perft D' or 'bench D', not '$what'" >&2; exit 2 ;;
 esac
 

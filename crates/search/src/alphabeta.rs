@@ -118,7 +118,7 @@ impl<G: Evaluate> AlphaBeta<G> {
     }
 
     /// Forgets everything learnt (a new game), so that a game's searches do
-    /// not depend on the games before it. Costs nothing but every 255th time.
+    /// not depend on the games before it (empties the table: a memset).
     pub fn clear(&mut self) {
         self.table.clear();
     }

@@ -6,10 +6,9 @@
 //! two threads writing at once reads as missing, never as another position's.
 //! The best move is stored as its [`Game::move_code`](board_core::Game::move_code).
 //!
-//! Keys are salted by a number of the game ([`Table::clear`]), so entries of
-//! an earlier game never match, and entries carry the age of the search that
-//! wrote them, so a full bucket gives up the shallowest entry of the oldest
-//! search first ([`Table::store`]).
+//! Entries carry the age of the search that wrote them, so a full bucket
+//! gives up the shallowest entry of the oldest search first
+//! ([`Table::store`]); a new game empties the table ([`Table::clear`]).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -59,10 +58,6 @@ struct Bucket([[AtomicU64; 2]; ENTRIES]);
 /// The table: any number of buckets (the key picks one by multiplication).
 pub(crate) struct Table {
     buckets: Vec<Bucket>,
-    /// Xored into every key: a new salt for every game.
-    salt: u64,
-    /// The number of the game, from which the salt is made.
-    game: u64,
     /// The age of the current search, modulo [`AGES`].
     age: u8,
 }
@@ -71,14 +66,18 @@ impl Table {
     /// A table of about `mb` megabytes (at least one bucket).
     pub(crate) fn new(mb: usize) -> Self {
         let len = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
-        Table { buckets: (0..len).map(|_| Bucket::default()).collect(), salt: 0, game: 0, age: 0 }
+        Table { buckets: (0..len).map(|_| Bucket::default()).collect(), age: 0 }
     }
 
-    /// Forgets every entry (a new game): costs nothing, as the keys change.
+    /// Forgets every entry (a new game): a `memset` of the table, a few
+    /// milliseconds for the default 16 MB.
     pub(crate) fn clear(&mut self) {
-        self.game += 1;
-        let mut rng = board_core::Rng::new(self.game);
-        self.salt = rng.next_u64();
+        for bucket in &mut self.buckets {
+            for [check, data] in &mut bucket.0 {
+                *check.get_mut() = 0;
+                *data.get_mut() = 0;
+            }
+        }
     }
 
     /// Starts a new search: the entries stored so far grow a search older.
@@ -86,16 +85,15 @@ impl Table {
         self.age = (self.age + 1) % AGES;
     }
 
-    fn bucket(&self, salted: u64) -> &Bucket {
-        &self.buckets[((u128::from(salted) * self.buckets.len() as u128) >> 64) as usize]
+    fn bucket(&self, key: u64) -> &Bucket {
+        &self.buckets[((u128::from(key) * self.buckets.len() as u128) >> 64) as usize]
     }
 
-    /// The entry of `key`, if stored in this game.
+    /// The entry of `key`, if stored.
     pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
-        let salted = key ^ self.salt;
-        self.bucket(salted).0.iter().find_map(|[check, data]| {
+        self.bucket(key).0.iter().find_map(|[check, data]| {
             let data = data.load(Ordering::Relaxed);
-            (data != 0 && check.load(Ordering::Relaxed) ^ data == salted).then(|| unpack(data))
+            (data != 0 && check.load(Ordering::Relaxed) ^ data == key).then(|| unpack(data))
         })
     }
 
@@ -104,13 +102,12 @@ impl Table {
     /// an empty slot, or the entry of the bucket with the least depth minus
     /// [`AGE_WEIGHT`] times its age in searches.
     pub(crate) fn store(&self, key: u64, entry: Entry) {
-        let salted = key ^ self.salt;
-        let bucket = self.bucket(salted);
+        let bucket = self.bucket(key);
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
         for (i, [check, data]) in bucket.0.iter().enumerate() {
             let old = data.load(Ordering::Relaxed);
-            if old != 0 && check.load(Ordering::Relaxed) ^ old == salted {
+            if old != 0 && check.load(Ordering::Relaxed) ^ old == key {
                 let old_depth = (old >> DEPTH_SHIFT) as u8 & MAX_DEPTH;
                 if old_depth > entry.depth
                     && entry.bound != Bound::Exact
@@ -134,7 +131,7 @@ impl Table {
         }
         let data = pack(entry, self.age);
         let [check, word] = &bucket.0[victim];
-        check.store(salted ^ data, Ordering::Relaxed);
+        check.store(key ^ data, Ordering::Relaxed);
         word.store(data, Ordering::Relaxed);
     }
 }
@@ -205,7 +202,7 @@ mod tests {
     #[test]
     fn a_full_bucket_gives_up_old_and_shallow_entries_first() {
         // One bucket: every key lands in it.
-        let mut table = Table { buckets: vec![Bucket::default()], salt: 0, game: 0, age: 0 };
+        let mut table = Table { buckets: vec![Bucket::default()], age: 0 };
         let at = |depth| Entry { code: 0, value: 0, depth, bound: Bound::Exact };
         for key in 1..=4 {
             table.store(key, at(10 + key as u8));

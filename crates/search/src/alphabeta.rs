@@ -535,38 +535,74 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         if qply >= self.pruning.quiescence_plies {
             return terminal_score(pos, ply).unwrap_or_else(|| evaluate(pos));
         }
+        // The table, under a key of its own for each number of quiescence
+        // plies left (each is another tree).
+        let key = pos.zobrist() ^ quiescence_salt(self.pruning.quiescence_plies - qply);
+        let mut table_code = None;
+        if let Some(entry) = self.table.probe(key) {
+            let value = from_table(entry.value, ply);
+            let cutoff = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => value >= beta,
+                Bound::Upper => value <= alpha,
+            };
+            if cutoff {
+                return value;
+            }
+            table_code = Some(entry.code);
+        }
         let level = self.reach(ply);
         let mut moves = std::mem::take(&mut self.plies[level].moves);
         moves.clear();
         let forced = pos.generate_tactical_forced(&mut moves);
-        let value = if moves.is_empty() {
-            terminal_score(pos, ply).unwrap_or_else(|| evaluate(pos))
-        } else {
-            let mut keys = std::mem::take(&mut self.plies[level].keys);
-            keys.clear();
-            keys.extend(moves.iter().map(|&mv| pos.move_priority(mv).max(DONE_KEY + 1)));
-            let mut best = -INFINITY;
-            if !forced {
-                best = evaluate(pos);
-                alpha = alpha.max(best);
+        if moves.is_empty() {
+            self.plies[level].moves = moves;
+            return terminal_score(pos, ply).unwrap_or_else(|| evaluate(pos));
+        }
+        let mut keys = std::mem::take(&mut self.plies[level].keys);
+        keys.clear();
+        keys.extend(moves.iter().map(|&mv| match table_code {
+            Some(code) if pos.move_code(mv) == code => TABLE_KEY,
+            _ => pos.move_priority(mv).max(DONE_KEY + 1),
+        }));
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        if !forced {
+            best = evaluate(pos);
+            alpha = alpha.max(best);
+        }
+        while alpha < beta {
+            let Some((pick, _)) = next_move(&mut keys) else { break };
+            let mut child = pos.clone();
+            child.play_unchecked(moves[pick]);
+            let value = -self.quiesce(&child, ply + 1, -beta, -alpha, qply + 1);
+            if self.clock.stopped() {
+                self.plies[level].keys = keys;
+                self.plies[level].moves = moves;
+                return 0;
             }
-            while alpha < beta {
-                let Some((pick, _)) = next_move(&mut keys) else { break };
-                let mut child = pos.clone();
-                child.play_unchecked(moves[pick]);
-                let value = -self.quiesce(&child, ply + 1, -beta, -alpha, qply + 1);
-                if self.clock.stopped() {
-                    best = 0;
-                    break;
-                }
-                best = best.max(value);
-                alpha = alpha.max(value);
+            if value > best {
+                best = value;
+                best_move = Some(moves[pick]);
             }
-            self.plies[level].keys = keys;
-            best
-        };
+            alpha = alpha.max(value);
+        }
+        self.plies[level].keys = keys;
         self.plies[level].moves = moves;
-        value
+        let bound = if best <= original_alpha {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        // Standing on the evaluation names no move: keep the table's, if any.
+        let code = best_move.map(|mv| pos.move_code(mv)).or(table_code);
+        if let Some(code) = code {
+            self.table.store(key, Entry { code, value: to_table(best, ply), depth: 0, bound });
+        }
+        best
     }
 
     /// History: the quiet move `cut` refuted the line; the quiet moves tried
@@ -606,6 +642,12 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         }
         pv
     }
+}
+
+/// Xored into the key of a quiescence node with `plies_left` plies of
+/// quiescence to go, so that its table entries meet only nodes with as many.
+fn quiescence_salt(plies_left: u32) -> u64 {
+    u64::from(plies_left + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// The static evaluation, kept below proven values.

@@ -420,16 +420,10 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         let mut table_code = None;
         if let Some(entry) = self.table.probe(key) {
             table_code = Some(entry.code);
-            if u32::from(entry.depth) >= depth {
-                let value = from_table(entry.value, ply);
-                let cutoff = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => value >= beta,
-                    Bound::Upper => value <= alpha,
-                };
-                if cutoff {
-                    return value;
-                }
+            if u32::from(entry.depth) >= depth
+                && let Some(value) = cutoff(entry, ply, alpha, beta)
+            {
+                return value;
             }
         }
 
@@ -494,13 +488,7 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         let Some(best) = best else {
             return terminal_score(pos, ply).unwrap_or(0);
         };
-        let bound = if best_value <= original_alpha {
-            Bound::Upper
-        } else if best_value >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = bound_of(best_value, original_alpha, beta);
         // A node that failed low knows no best move: keep the table's.
         let code = pos.move_code(best);
         let entry = Entry {
@@ -540,13 +528,7 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         let key = pos.zobrist() ^ quiescence_salt(self.pruning.quiescence_plies - qply);
         let mut table_code = None;
         if let Some(entry) = self.table.probe(key) {
-            let value = from_table(entry.value, ply);
-            let cutoff = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => value >= beta,
-                Bound::Upper => value <= alpha,
-            };
-            if cutoff {
+            if let Some(value) = cutoff(entry, ply, alpha, beta) {
                 return value;
             }
             table_code = Some(entry.code);
@@ -590,13 +572,7 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         }
         self.plies[level].keys = keys;
         self.plies[level].moves = moves;
-        let bound = if best <= original_alpha {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = bound_of(best, original_alpha, beta);
         // Standing on the evaluation names no move: keep the table's, if any.
         let code = best_move.map(|mv| pos.move_code(mv)).or(table_code);
         if let Some(code) = code {
@@ -641,6 +617,30 @@ impl<'a, G: Evaluate> Thread<'a, G> {
             pv.push(mv);
         }
         pv
+    }
+}
+
+/// The value of a table entry found `ply` plies from the root, when it
+/// decides the node's value within (alpha, beta).
+fn cutoff(entry: Entry, ply: u32, alpha: i32, beta: i32) -> Option<i32> {
+    let value = from_table(entry.value, ply);
+    let decides = match entry.bound {
+        Bound::Exact => true,
+        Bound::Lower => value >= beta,
+        Bound::Upper => value <= alpha,
+    };
+    decides.then_some(value)
+}
+
+/// What a searched `value` says about the true value, searched within
+/// (`alpha`, `beta`).
+fn bound_of(value: i32, alpha: i32, beta: i32) -> Bound {
+    if value <= alpha {
+        Bound::Upper
+    } else if value >= beta {
+        Bound::Lower
+    } else {
+        Bound::Exact
     }
 }
 

@@ -299,6 +299,9 @@ impl Game for Position {
         mv.is_capture() || mv.to().bit() & self.side.promotion_row() != 0
     }
 
+    /// Captures are compulsory (under the rules).
+    const COMPULSORY_TACTICAL: bool = true;
+
     const MOVE_INDEX_BOUND: usize = 32 * 32;
 
     /// From and to squares (a capture by its first and last), each by its

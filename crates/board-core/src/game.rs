@@ -175,6 +175,12 @@ pub trait Game:
         forced
     }
 
+    /// Whether the rules can oblige the side to move to play a tactical
+    /// move (compulsory captures, in some variant). MCTS playouts go on past
+    /// their cap only through such positions; without, they stop at the cap
+    /// without generating moves there. Default: `false`.
+    const COMPULSORY_TACTICAL: bool = false;
+
     /// Whether the game overrides [`generate_tactical`](Game::generate_tactical)
     /// with a generator of its own, much cheaper than generating every move.
     /// Search then generates tactical and quiet moves in two stages, and

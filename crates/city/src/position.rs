@@ -352,6 +352,9 @@ impl Game for Position {
         mv.from.index() * SQUARES + mv.to.index()
     }
 
+    /// Captures are compulsory (under the playable rules).
+    const COMPULSORY_TACTICAL: bool = true;
+
     // Staged generation and move codes for search (stages.rs).
     const TACTICAL_GENERATOR: bool = true;
 

@@ -561,10 +561,16 @@ impl<W: Write + Send + 'static> Engine<W> {
             searchmoves: Vec::new(),
         };
         let never = AtomicBool::new(false);
-        let start = Instant::now();
+        let positions = bench_positions(self.options.game);
+        // One table for every position, emptied before each search; the
+        // time and nps are the searches' own.
+        let mut memory = Memory::default();
+        let mut searching = Duration::ZERO;
         let (mut total, mut depths, mut searched) = (0, 0_u64, 0_u32);
-        for (i, position) in bench_positions(self.options.game).iter().enumerate() {
-            let (_, info) = position.think(&think, &mut Memory::default(), &never, &mut |_| {});
+        for (i, position) in positions.iter().enumerate() {
+            memory.clear();
+            let (_, info) = position.think(&think, &mut memory, &never, &mut |_| {});
+            searching += info.time;
             total += info.nodes;
             depths += u64::from(info.depth);
             searched += 1;
@@ -587,7 +593,7 @@ impl<W: Write + Send + 'static> Engine<W> {
                 u32::try_from(depths / u64::from(searched.max(1))).unwrap_or(u32::MAX)
             }
         };
-        self.out.send(&EngineMessage::Bench(count(depth, total, start.elapsed())))
+        self.out.send(&EngineMessage::Bench(count(depth, total, searching)))
     }
 
     /// Refuses a long command while a search runs.

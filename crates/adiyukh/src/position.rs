@@ -303,6 +303,9 @@ impl Game for Position {
         self.generate_tactical_into(moves);
     }
 
+    /// Captures are compulsory (under the rules).
+    const COMPULSORY_TACTICAL: bool = true;
+
     const MOVE_INDEX_BOUND: usize = 32 * 32;
 
     /// From and to squares (a capture by its first and last), each by its

@@ -2,7 +2,7 @@
 //! alpha-beta search uses.
 
 use std::fmt;
-use std::hash::Hash;
+use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 
 use crate::{
@@ -31,7 +31,13 @@ use crate::{
 ///   reads it back into an equal position. `{:#}` draws the board for people.
 /// - [`zobrist`](Game::zobrist) equals [`zobrist_from_scratch`](Game::zobrist_from_scratch).
 /// - [`generate_tactical`](Game::generate_tactical) gives exactly the
-///   generated moves that are [`is_tactical`](Game::is_tactical).
+///   generated moves that are [`is_tactical`](Game::is_tactical), and
+///   [`generate_quiet`](Game::generate_quiet) exactly the others;
+///   [`generate_tactical_forced`](Game::generate_tactical_forced) tells
+///   whether there are tactical moves and no others.
+/// - [`move_code`](Game::move_code) differs between the legal moves of a
+///   position, and [`move_from_code`](Game::move_from_code) gives nothing
+///   but the legal move of that code.
 pub trait Game:
     Clone
     + Eq
@@ -134,6 +140,96 @@ pub trait Game:
             }
         }
         moves.truncate(kept);
+    }
+
+    /// Appends the tactical moves as [`generate_tactical`](Game::generate_tactical)
+    /// does and says whether there is at least one and they are all the
+    /// legal moves, so that the side to move must play one (a compulsory
+    /// capture): quiescence search stands on the evaluation only when not.
+    /// Default: when there are tactical moves, generates the quiet ones after
+    /// them to see, and removes those again. Games whose tactical moves are
+    /// compulsory override it to answer without generating.
+    fn generate_tactical_forced(&self, moves: &mut Vec<Self::Move>) -> bool {
+        let first = moves.len();
+        if !Self::TACTICAL_GENERATOR {
+            self.generate_moves(moves);
+            let all = moves.len();
+            let mut kept = first;
+            for i in first..all {
+                if self.is_tactical(moves[i]) {
+                    moves[kept] = moves[i];
+                    kept += 1;
+                }
+            }
+            moves.truncate(kept);
+            return kept > first && kept == all;
+        }
+        self.generate_tactical(moves);
+        let tactical = moves.len();
+        if tactical == first {
+            return false;
+        }
+        self.generate_quiet(moves);
+        let forced = moves.len() == tactical;
+        moves.truncate(tactical);
+        forced
+    }
+
+    /// Whether the rules can oblige the side to move to play a tactical
+    /// move (compulsory captures, in some variant). MCTS playouts go on past
+    /// their cap only through such positions; without, they stop at the cap
+    /// without generating moves there. Default: `false`.
+    const COMPULSORY_TACTICAL: bool = false;
+
+    /// Whether the game overrides [`generate_tactical`](Game::generate_tactical)
+    /// with a generator of its own, much cheaper than generating every move.
+    /// Search then generates tactical and quiet moves in two stages, and
+    /// skips the quiet ones when a tactical move refutes the line; without
+    /// one it generates every move once and sorts them by
+    /// [`is_tactical`](Game::is_tactical). Default: `false`.
+    const TACTICAL_GENERATOR: bool = false;
+
+    /// Appends the legal moves that are not [tactical](Game::is_tactical),
+    /// in generation order: with [`generate_tactical`](Game::generate_tactical)
+    /// they make up the legal moves, so search can generate the two apart
+    /// and stop after the first when a tactical move refutes the line.
+    /// Games with a faster way than filtering all moves override it; the
+    /// conformance suite compares the two.
+    fn generate_quiet(&self, moves: &mut Vec<Self::Move>) {
+        let first = moves.len();
+        self.generate_moves(moves);
+        let mut kept = first;
+        for i in first..moves.len() {
+            if !self.is_tactical(moves[i]) {
+                moves[kept] = moves[i];
+                kept += 1;
+            }
+        }
+        moves.truncate(kept);
+    }
+
+    /// A number naming `mv` (legal here) among this position's legal moves,
+    /// which search keeps in its transposition table instead of the move:
+    /// different legal moves of one position have different codes (the
+    /// conformance suite checks it on random positions; search stays correct
+    /// if two ever share one, only its move ordering suffers). Default: a
+    /// hash of the move; games override it with an exact numbering (from and
+    /// to cells) where there is one.
+    fn move_code(&self, mv: Self::Move) -> u32 {
+        let mut hasher = CodeHasher(0);
+        mv.hash(&mut hasher);
+        let hash = hasher.finish();
+        (hash ^ (hash >> 32)) as u32
+    }
+
+    /// The legal move whose [`move_code`](Game::move_code) is `code`, when
+    /// the game can tell cheaply, without generating moves, that it is legal
+    /// here; `None` when there is no such move or telling would cost a move
+    /// generation (search then generates the moves and looks among them).
+    /// Never an illegal move: a code may come from another position (a
+    /// table collision). Default: `None`.
+    fn move_from_code(&self, _code: u32) -> Option<Self::Move> {
+        None
     }
 
     /// [`move_index`](Game::move_index) is always below this.
@@ -385,5 +481,54 @@ impl Ord for Proven {
 impl PartialOrd for Proven {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
+    }
+}
+
+/// The hash behind the default [`Game::move_code`]: a multiply-rotate mix
+/// (as rustc's FxHash), cheap on the few words a move is made of.
+struct CodeHasher(u64);
+
+impl CodeHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for CodeHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u16(&mut self, n: u16) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn write_u128(&mut self, n: u128) {
+        self.add(n as u64);
+        self.add((n >> 64) as u64);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
     }
 }

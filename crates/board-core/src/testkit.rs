@@ -31,7 +31,11 @@
 //!   `piece_at` finds something exactly on the cells `pieces` lists, and
 //!   every cell holding a piece is drawn by the view;
 //! - tactical moves: `generate_tactical` gives exactly the generated moves
-//!   that are tactical, and every move index is below its bound;
+//!   that are tactical and `generate_quiet` the others, and every move index
+//!   is below its bound;
+//! - move codes: different for every legal move of a position, and
+//!   `move_from_code` gives only the legal move of the code, for the codes
+//!   of the legal moves and for codes of moves legal elsewhere;
 //! - the view ([`Describe`]): the board of each variant has unique cell names
 //!   and cells inside the drawing, pieces stand only on its cells, and each
 //!   move's path runs over its cells (a drop from the reserve only in games
@@ -171,6 +175,7 @@ impl<G: Describe> Conformance<G> {
         for pos in &samples {
             check_moves(pos);
             check_tactical(pos);
+            check_codes(pos, &move_pool, &mut rng);
             check_cells(pos);
             check_refusals(pos, &move_pool);
             check_text(pos);
@@ -341,9 +346,41 @@ fn check_tactical<G: Game>(pos: &G) {
         texts
     };
     assert_eq!(key(&tactical), key(&filtered), "generate_tactical in {pos}");
+    let others: Vec<G::Move> = all.iter().copied().filter(|&mv| !pos.is_tactical(mv)).collect();
+    let mut quiet = Vec::new();
+    pos.generate_quiet(&mut quiet);
+    assert_eq!(key(&quiet), key(&others), "generate_quiet in {pos}");
+    let mut checked = Vec::new();
+    let forced = pos.generate_tactical_forced(&mut checked);
+    assert_eq!(key(&checked), key(&filtered), "generate_tactical_forced's moves in {pos}");
+    let expected = !filtered.is_empty() && others.is_empty();
+    assert_eq!(forced, expected, "generate_tactical_forced says forced = {forced} in {pos}");
     for &mv in &all {
         let index = pos.move_index(mv);
         assert!(index < G::MOVE_INDEX_BOUND, "{mv} has move index {index} in {pos}");
+    }
+}
+
+/// Move codes name the legal moves apart, and decode only to legal moves.
+fn check_codes<G: Game>(pos: &G, pool: &[G::Move], rng: &mut Rng) {
+    let legal = pos.legal_moves();
+    let mut codes = HashSet::new();
+    for &mv in &legal {
+        let code = pos.move_code(mv);
+        assert!(codes.insert(code), "two legal moves have code {code}, one {mv}, in {pos}");
+        if let Some(back) = pos.move_from_code(code) {
+            assert_eq!(back, mv, "code {code} of {mv} decodes to another move in {pos}");
+        }
+    }
+    let foreign = pool.iter().map(|&mv| pos.move_code(mv));
+    // Small numbers too: exact codes (from and to cells) are small.
+    let random =
+        (0..64).map(|i| if i % 2 == 0 { rng.below(1 << 16) as u32 } else { rng.next_u64() as u32 });
+    for code in foreign.chain(random) {
+        if let Some(mv) = pos.move_from_code(code) {
+            assert!(legal.contains(&mv), "code {code} decodes to {mv}, not legal in {pos}");
+            assert_eq!(pos.move_code(mv), code, "code {code} decodes to {mv} of another code");
+        }
     }
 }
 

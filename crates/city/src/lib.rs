@@ -158,6 +158,7 @@ mod eval;
 mod movegen;
 mod moves;
 mod position;
+mod stages;
 mod text;
 mod view;
 

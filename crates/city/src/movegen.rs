@@ -138,6 +138,17 @@ impl Position {
         }
     }
 
+    /// The squares the pawn of the side to move on `from` can reach by the
+    /// move rules, the capture duty aside, as [`each_pawn`](Self::each_pawn)
+    /// finds them.
+    pub(crate) fn targets_of(&self, from: Square) -> u128 {
+        let own = self.pawns_of(self.side_to_move());
+        let occupied = self.pawns.first | self.pawns.second;
+        let gate_only = self.variant().rules() == Rules::Playable && GATES & from.bit() == 0;
+        let allowed = if gate_only { ALL & !Square::BAZAAR.bit() } else { ALL };
+        self.targets(from, own, occupied) & allowed
+    }
+
     /// The squares the pawn on `from` can reach, as a bit set.
     #[inline]
     fn targets(&self, from: Square, own: u128, occupied: u128) -> u128 {

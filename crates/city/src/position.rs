@@ -351,6 +351,29 @@ impl Game for Position {
     fn move_index(&self, mv: Move) -> usize {
         mv.from.index() * SQUARES + mv.to.index()
     }
+
+    /// Captures are compulsory (under the playable rules).
+    const COMPULSORY_TACTICAL: bool = true;
+
+    // Staged generation and move codes for search (stages.rs).
+    const TACTICAL_GENERATOR: bool = true;
+
+    fn generate_quiet(&self, moves: &mut Vec<Move>) {
+        self.generate_quiet_moves(moves);
+    }
+
+    fn generate_tactical_forced(&self, moves: &mut Vec<Move>) -> bool {
+        self.generate_tactical_moves_forced(moves)
+    }
+
+    /// From and to squares, as the move index.
+    fn move_code(&self, mv: Move) -> u32 {
+        Self::code_of(mv)
+    }
+
+    fn move_from_code(&self, code: u32) -> Option<Move> {
+        self.move_of_code(code)
+    }
 }
 
 impl fmt::Debug for Position {

@@ -334,6 +334,9 @@ impl Game for Position {
         mv.is_capture() || self.promotes(mv)
     }
 
+    /// Captures are compulsory (under the rules).
+    const COMPULSORY_TACTICAL: bool = true;
+
     const MOVE_INDEX_BOUND: usize = FIELD_COUNT * FIELD_COUNT;
 
     /// From and to fields.

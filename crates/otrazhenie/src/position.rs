@@ -190,6 +190,9 @@ impl Game for Position {
         walk_moves(own, enemy, &mut Captures(moves));
     }
 
+    /// The captures have a generator of their own (above).
+    const TACTICAL_GENERATOR: bool = true;
+
     const MOVE_INDEX_BOUND: usize = 64 * 64;
 
     /// From and to squares.

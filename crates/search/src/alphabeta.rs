@@ -10,6 +10,7 @@ use std::time::Duration;
 use board_core::{Evaluate, Game, Outcome};
 
 use crate::limits::{Clock, Info, Limits, Score};
+use crate::picker::{DONE_KEY, KILLER_KEY, Picker, QuietOrder, TABLE_KEY, TACTICAL_KEY, next_move};
 use crate::table::{Bound, Entry, Table};
 
 /// Values at or beyond this are proven wins (minus the plies to reach them).
@@ -36,14 +37,6 @@ const LMR_DEPTH: u32 = 3;
 const NODE_BATCH: u64 = 1024;
 /// History values stay within ±this.
 const HISTORY_MAX: i32 = 1 << 14;
-
-/// Ordering keys: the table move, then tactical moves (by the game's
-/// priority), then the two killers, then quiet moves by history and priority.
-const TABLE_KEY: i32 = i32::MAX;
-const TACTICAL_KEY: i32 = 1 << 30;
-const KILLER_KEY: i32 = 1 << 29;
-/// Marks a move already tried.
-const DONE_KEY: i32 = i32::MIN;
 
 /// The value-changing parts of the search. Everything else it does (the
 /// table, move ordering, principal variation search, aspiration windows)
@@ -125,7 +118,7 @@ impl<G: Evaluate> AlphaBeta<G> {
     }
 
     /// Forgets everything learnt (a new game), so that a game's searches do
-    /// not depend on the games before it. Costs nothing but every 255th time.
+    /// not depend on the games before it (empties the table: a memset).
     pub fn clear(&mut self) {
         self.table.clear();
     }
@@ -154,6 +147,7 @@ impl<G: Evaluate> AlphaBeta<G> {
         stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info<G::Move>),
     ) -> (Option<G::Move>, Info<G::Move>) {
+        self.table.new_search();
         let helper_nodes = AtomicU64::new(0);
         let clock = Clock::new(limits, stop, NODE_BATCH);
         let mut main = Thread::new(&self.table, self.pruning, clock, None, limits.plies_left);
@@ -222,8 +216,8 @@ fn half_gone(time: Option<Duration>, elapsed: Duration) -> bool {
 struct Ply<M> {
     moves: Vec<M>,
     keys: Vec<i32>,
-    /// Indices of the quiet moves tried at this node, for the history.
-    quiets: Vec<usize>,
+    /// The quiet moves tried at this node, for the history.
+    quiets: Vec<M>,
     /// Two quiet moves that refuted a sibling line.
     killers: [Option<M>; 2],
 }
@@ -411,18 +405,7 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         level
     }
 
-    /// The legal moves of `pos`, in the list kept for `ply` (taken out of
-    /// it, so no allocation once the list has grown; the caller puts it
-    /// back).
-    fn take_moves(&mut self, pos: &G, ply: u32) -> Vec<G::Move> {
-        let level = self.reach(ply);
-        let mut moves = std::mem::take(&mut self.plies[level].moves);
-        moves.clear();
-        pos.generate_moves(&mut moves);
-        moves
-    }
-
-    fn negamax(&mut self, pos: &G, depth: u32, ply: u32, alpha: i32, beta: i32) -> i32 {
+    fn negamax(&mut self, pos: &G, depth: u32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
         if depth == 0 {
             return self.quiesce(pos, ply, alpha, beta, 0);
         }
@@ -432,120 +415,38 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         if ply >= self.cap {
             return capped_score(pos, ply);
         }
-        let level = ply as usize;
-        let moves = self.take_moves(pos, ply);
-        let value = if moves.is_empty() {
-            terminal_score(pos, ply).unwrap_or(0)
-        } else {
-            self.search_moves(pos, &moves, depth, ply, alpha, beta)
-        };
-        self.plies[level].moves = moves;
-        value
-    }
-
-    /// Past the horizon: the evaluation, or better a tactical move. When
-    /// every move is tactical (a compulsory capture) the side to move cannot
-    /// stand on the evaluation and all are searched.
-    fn quiesce(&mut self, pos: &G, ply: u32, mut alpha: i32, beta: i32, qply: u32) -> i32 {
-        if self.enter(ply) {
-            return 0;
-        }
-        if ply >= self.cap {
-            return capped_score(pos, ply);
-        }
-        let level = ply as usize;
-        let moves = self.take_moves(pos, ply);
-        let value = if moves.is_empty() {
-            terminal_score(pos, ply).unwrap_or(0)
-        } else if qply >= self.pruning.quiescence_plies {
-            evaluate(pos)
-        } else {
-            let mut keys = std::mem::take(&mut self.plies[level].keys);
-            keys.clear();
-            keys.extend(moves.iter().map(|&mv| {
-                if pos.is_tactical(mv) { pos.move_priority(mv).max(DONE_KEY + 1) } else { DONE_KEY }
-            }));
-            let forced = keys.iter().all(|&k| k != DONE_KEY);
-            let mut best = -INFINITY;
-            if !forced {
-                best = evaluate(pos);
-                alpha = alpha.max(best);
-            }
-            while alpha < beta {
-                let Some((pick, _)) = next_move(&mut keys) else { break };
-                let mut child = pos.clone();
-                child.play_unchecked(moves[pick]);
-                let value = -self.quiesce(&child, ply + 1, -beta, -alpha, qply + 1);
-                if self.clock.stopped() {
-                    best = 0;
-                    break;
-                }
-                best = best.max(value);
-                alpha = alpha.max(value);
-            }
-            self.plies[level].keys = keys;
-            best
-        };
-        self.plies[level].moves = moves;
-        value
-    }
-
-    fn search_moves(
-        &mut self,
-        pos: &G,
-        moves: &[G::Move],
-        depth: u32,
-        ply: u32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> i32 {
+        // The table first: a cut-off costs no move generation.
         let key = pos.zobrist();
-        let mut table_move = None;
+        let mut table_code = None;
         if let Some(entry) = self.table.probe(key) {
-            table_move = entry.best.map(usize::from).filter(|&i| i < moves.len());
-            if u32::from(entry.depth) >= depth {
-                let value = from_table(entry.value, ply);
-                let cutoff = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => value >= beta,
-                    Bound::Upper => value <= alpha,
-                };
-                if cutoff {
-                    return value;
-                }
+            table_code = Some(entry.code);
+            if u32::from(entry.depth) >= depth
+                && let Some(value) = cutoff(entry, ply, alpha, beta)
+            {
+                return value;
             }
         }
 
-        let level = ply as usize;
+        let level = self.reach(ply);
         let killers = self.plies[level].killers;
         let side = pos.side_to_move().index() * G::MOVE_INDEX_BOUND;
-        let mut keys = std::mem::take(&mut self.plies[level].keys);
+        let ply_moves = std::mem::take(&mut self.plies[level].moves);
+        let ply_keys = std::mem::take(&mut self.plies[level].keys);
+        let mut picker = Picker::new(ply_moves, ply_keys, table_code);
         let mut quiets = std::mem::take(&mut self.plies[level].quiets);
-        keys.clear();
         quiets.clear();
-        keys.extend(moves.iter().enumerate().map(|(i, &mv)| {
-            if Some(i) == table_move {
-                TABLE_KEY
-            } else if pos.is_tactical(mv) {
-                TACTICAL_KEY.saturating_add(pos.move_priority(mv).max(0))
-            } else if Some(mv) == killers[0] {
-                KILLER_KEY + 1
-            } else if Some(mv) == killers[1] {
-                KILLER_KEY
-            } else {
-                let history = self.history.get(side + pos.move_index(mv)).copied().unwrap_or(0);
-                history.saturating_add(pos.move_priority(mv)).clamp(-KILLER_KEY + 1, KILLER_KEY - 1)
-            }
-        }));
 
         let original_alpha = alpha;
         let mut best_value = -INFINITY;
         let mut best = None;
         let mut tried = 0;
-        while let Some((pick, key)) = next_move(&mut keys) {
+        loop {
+            let history = self.history.get(side..side + G::MOVE_INDEX_BOUND).unwrap_or(&[]);
+            let Some((mv, key)) = picker.next(pos, &QuietOrder { killers, history }) else {
+                break;
+            };
             // Neither the table move, nor tactical, nor a killer.
             let quiet = key < KILLER_KEY;
-            let mv = moves[pick];
             tried += 1;
             let reduction = if self.pruning.late_move_reductions
                 && quiet
@@ -561,18 +462,18 @@ impl<'a, G: Evaluate> Thread<'a, G> {
             let value =
                 self.principal(&child, depth - 1, ply + 1, alpha, beta, tried == 1, reduction);
             if self.clock.stopped() {
-                self.plies[level].keys = keys;
-                self.plies[level].quiets = quiets;
+                self.give_back(level, picker, quiets);
                 return 0;
             }
             if value > best_value {
                 best_value = value;
-                best = Some(pick);
+                best = Some(mv);
             }
             alpha = alpha.max(value);
             if alpha >= beta {
-                if !pos.is_tactical(mv) {
-                    self.reward(pos, moves, &quiets, mv, depth);
+                let tactical = key >= TACTICAL_KEY && (key != TABLE_KEY || pos.is_tactical(mv));
+                if !tactical {
+                    self.reward(pos, &quiets, mv, depth);
                     if killers[0] != Some(mv) {
                         self.plies[level].killers = [Some(mv), killers[0]];
                     }
@@ -580,20 +481,18 @@ impl<'a, G: Evaluate> Thread<'a, G> {
                 break;
             }
             if quiet {
-                quiets.push(pick);
+                quiets.push(mv);
             }
         }
-        self.plies[level].keys = keys;
-        self.plies[level].quiets = quiets;
-        let bound = if best_value <= original_alpha {
-            Bound::Upper
-        } else if best_value >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
+        self.give_back(level, picker, quiets);
+        let Some(best) = best else {
+            return terminal_score(pos, ply).unwrap_or(0);
         };
+        let bound = bound_of(best_value, original_alpha, beta);
+        // A node that failed low knows no best move: keep the table's.
+        let code = pos.move_code(best);
         let entry = Entry {
-            best: best.and_then(|i| u16::try_from(i).ok()),
+            code,
             value: to_table(best_value, ply),
             depth: u8::try_from(depth).unwrap_or(u8::MAX),
             bound,
@@ -602,12 +501,92 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         best_value
     }
 
+    /// Puts a node's buffers back into its ply.
+    fn give_back(&mut self, level: usize, picker: Picker<G::Move>, quiets: Vec<G::Move>) {
+        let (moves, keys) = picker.into_buffers();
+        let buffers = &mut self.plies[level];
+        buffers.moves = moves;
+        buffers.keys = keys;
+        buffers.quiets = quiets;
+    }
+
+    /// Past the horizon: the evaluation, or better a tactical move. When
+    /// every move is tactical (a compulsory capture) the side to move cannot
+    /// stand on the evaluation and all are searched.
+    fn quiesce(&mut self, pos: &G, ply: u32, mut alpha: i32, beta: i32, qply: u32) -> i32 {
+        if self.enter(ply) {
+            return 0;
+        }
+        if ply >= self.cap {
+            return capped_score(pos, ply);
+        }
+        if qply >= self.pruning.quiescence_plies {
+            return terminal_score(pos, ply).unwrap_or_else(|| evaluate(pos));
+        }
+        // The table, under a key of its own for each number of quiescence
+        // plies left (each is another tree).
+        let key = pos.zobrist() ^ quiescence_salt(self.pruning.quiescence_plies - qply);
+        let mut table_code = None;
+        if let Some(entry) = self.table.probe(key) {
+            if let Some(value) = cutoff(entry, ply, alpha, beta) {
+                return value;
+            }
+            table_code = Some(entry.code);
+        }
+        let level = self.reach(ply);
+        let mut moves = std::mem::take(&mut self.plies[level].moves);
+        moves.clear();
+        let forced = pos.generate_tactical_forced(&mut moves);
+        if moves.is_empty() {
+            self.plies[level].moves = moves;
+            return terminal_score(pos, ply).unwrap_or_else(|| evaluate(pos));
+        }
+        let mut keys = std::mem::take(&mut self.plies[level].keys);
+        keys.clear();
+        keys.extend(moves.iter().map(|&mv| match table_code {
+            Some(code) if pos.move_code(mv) == code => TABLE_KEY,
+            _ => pos.move_priority(mv).max(DONE_KEY + 1),
+        }));
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        if !forced {
+            best = evaluate(pos);
+            alpha = alpha.max(best);
+        }
+        while alpha < beta {
+            let Some((pick, _)) = next_move(&mut keys) else { break };
+            let mut child = pos.clone();
+            child.play_unchecked(moves[pick]);
+            let value = -self.quiesce(&child, ply + 1, -beta, -alpha, qply + 1);
+            if self.clock.stopped() {
+                self.plies[level].keys = keys;
+                self.plies[level].moves = moves;
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_move = Some(moves[pick]);
+            }
+            alpha = alpha.max(value);
+        }
+        self.plies[level].keys = keys;
+        self.plies[level].moves = moves;
+        let bound = bound_of(best, original_alpha, beta);
+        // Standing on the evaluation names no move: keep the table's, if any.
+        let code = best_move.map(|mv| pos.move_code(mv)).or(table_code);
+        if let Some(code) = code {
+            self.table.store(key, Entry { code, value: to_table(best, ply), depth: 0, bound });
+        }
+        best
+    }
+
     /// History: the quiet move `cut` refuted the line; the quiet moves tried
-    /// before it (`quiets`, indices into `moves`) did not.
-    fn reward(&mut self, pos: &G, moves: &[G::Move], quiets: &[usize], cut: G::Move, depth: u32) {
+    /// before it (`quiets`) did not.
+    fn reward(&mut self, pos: &G, quiets: &[G::Move], cut: G::Move, depth: u32) {
         let side = pos.side_to_move().index() * G::MOVE_INDEX_BOUND;
         let bonus = i32::try_from(depth * depth).unwrap_or(HISTORY_MAX).min(HISTORY_MAX);
-        let changes = quiets.iter().map(|&i| (moves[i], -bonus)).chain([(cut, bonus)]);
+        let changes = quiets.iter().map(|&mv| (mv, -bonus)).chain([(cut, bonus)]);
         for (mv, change) in changes {
             if let Some(h) = self.history.get_mut(side + pos.move_index(mv)) {
                 // Gravity: the nearer the bound, the smaller the step.
@@ -623,12 +602,15 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         pos.play_unchecked(best);
         let mut moves = Vec::new();
         while pv.len() < depth as usize {
-            let Some(index) = self.table.probe(pos.zobrist()).and_then(|e| e.best) else {
+            let Some(code) = self.table.probe(pos.zobrist()).map(|e| e.code) else {
                 break;
             };
-            moves.clear();
-            pos.generate_moves(&mut moves);
-            let Some(&mv) = moves.get(usize::from(index)) else {
+            let decoded = pos.move_from_code(code).or_else(|| {
+                moves.clear();
+                pos.generate_moves(&mut moves);
+                moves.iter().copied().find(|&mv| pos.move_code(mv) == code)
+            });
+            let Some(mv) = decoded else {
                 break;
             };
             pos.play_unchecked(mv);
@@ -638,15 +620,34 @@ impl<'a, G: Evaluate> Thread<'a, G> {
     }
 }
 
-/// The index and key of the untried move with the highest key (the first
-/// of equals), marked tried.
-fn next_move(keys: &mut [i32]) -> Option<(usize, i32)> {
-    let (pick, &key) = keys.iter().enumerate().max_by_key(|&(i, &k)| (k, std::cmp::Reverse(i)))?;
-    if key == DONE_KEY {
-        return None;
+/// The value of a table entry found `ply` plies from the root, when it
+/// decides the node's value within (alpha, beta).
+fn cutoff(entry: Entry, ply: u32, alpha: i32, beta: i32) -> Option<i32> {
+    let value = from_table(entry.value, ply);
+    let decides = match entry.bound {
+        Bound::Exact => true,
+        Bound::Lower => value >= beta,
+        Bound::Upper => value <= alpha,
+    };
+    decides.then_some(value)
+}
+
+/// What a searched `value` says about the true value, searched within
+/// (`alpha`, `beta`).
+fn bound_of(value: i32, alpha: i32, beta: i32) -> Bound {
+    if value <= alpha {
+        Bound::Upper
+    } else if value >= beta {
+        Bound::Lower
+    } else {
+        Bound::Exact
     }
-    keys[pick] = DONE_KEY;
-    Some((pick, key))
+}
+
+/// Xored into the key of a quiescence node with `plies_left` plies of
+/// quiescence to go, so that its table entries meet only nodes with as many.
+fn quiescence_salt(plies_left: u32) -> u64 {
+    u64::from(plies_left + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// The static evaluation, kept below proven values.
@@ -722,12 +723,5 @@ mod tests {
         assert_eq!(from_table(stored, 2), WIN - 7);
         assert_eq!(from_table(to_table(-at_root, 4), 2), -(WIN - 7));
         assert_eq!(from_table(to_table(1234, 4), 2), 1234);
-    }
-
-    #[test]
-    fn moves_come_by_key_then_in_order_and_once() {
-        let mut keys = vec![5, 9, 5, DONE_KEY, -3];
-        let picked: Vec<usize> = std::iter::from_fn(|| next_move(&mut keys).map(|p| p.0)).collect();
-        assert_eq!(picked, vec![1, 0, 2, 4]);
     }
 }

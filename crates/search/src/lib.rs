@@ -3,11 +3,14 @@
 //! [`Mcts::search_with_evaluation`], playouts cut off after
 //! [`EVALUATED_PLAYOUT_CAP`] plies, or later while every move is a
 //! compulsory capture, and scored by the game's evaluation as a win
-//! probability, which is what the engine uses) and alpha-beta (negamax,
+//! probability, and the move it would play checked by a short alpha-beta
+//! search, which is what the engine uses) and alpha-beta (negamax,
 //! iterative deepening with aspiration windows, quiescence over the game's
 //! tactical moves, a lock-free transposition table shared by Lazy-SMP
-//! threads, history and killer move ordering, late-move reductions) using the
-//! game's [`board_core::Evaluate`].
+//! threads that stores the best move as the game's move code and is probed
+//! before any move is generated, staged move picking (table move, tactical
+//! moves, quiet moves by killers and history), late-move reductions) using
+//! the game's [`board_core::Evaluate`].
 //!
 //! All are deterministic for a given seed and node or depth limit (alpha-beta
 //! with one thread); all stop promptly when their stop flag is raised.
@@ -18,6 +21,7 @@ mod alphabeta;
 mod dynamic;
 mod limits;
 mod mcts;
+mod picker;
 mod random;
 mod table;
 

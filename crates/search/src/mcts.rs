@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use board_core::{Evaluate, Game, Player, Rng};
 
+use crate::AlphaBeta;
 use crate::limits::{Clock, Info, Limits, Score};
 use tree::{Node, Proof, Tree};
 
@@ -44,6 +45,23 @@ const FORCED_PLIES: u32 = 8;
 /// How many plies below the old root a new search looks for its position
 /// to keep that subtree (the engine's move and the reply).
 const REUSE_PLIES: u32 = 2;
+
+/// The move MCTS would play is checked by alpha-beta to this depth (from
+/// the position after it) before it is played: MCTS's playouts do not see
+/// a forced loss a few moves deep, alpha-beta does (City `8`: `a1-a9` looks
+/// good to any number of playouts and is lost in 7).
+const VERIFY_DEPTH: u32 = 8;
+/// Alpha-beta nodes for the checks of one search, per MCTS iteration (an
+/// iteration expands a node: it costs several alpha-beta nodes' time).
+const VERIFY_NODES_PER_ITERATION: u64 = 30;
+/// Searches of fewer iterations are not checked: quick looks (weak levels,
+/// tests) where the check would cost more than the search.
+const VERIFY_MIN_ITERATIONS: u64 = 1000;
+/// At most this many moves are checked in one search (each found lost
+/// makes the next best the candidate).
+const VERIFY_MOVES: usize = 6;
+/// The checking alpha-beta's table, in megabytes.
+const VERIFY_TABLE_MB: usize = 2;
 
 /// An MCTS searcher for game `G`, deterministic for a given seed, sequence of
 /// searches and iteration limits.
@@ -84,15 +102,30 @@ pub struct Mcts<G: Game> {
     /// Plies from the root to the game's ply cap ([`Limits::plies_left`]);
     /// `u32::MAX` without a cap.
     game_cap: u32,
+    /// The alpha-beta that checks the move to play (made on first use).
+    verifier: Option<AlphaBeta<G>>,
+    /// Whether the move to play is checked.
+    verification: bool,
 }
+
+/// Generates the tactical moves, says whether they are forced.
+type Forced<G> = fn(&G, &mut Vec<<G as Game>::Move>) -> bool;
+
+/// Checks the move to play: (searcher, root, stop flag, time left, iterations).
+type Verify<G> = fn(&mut Mcts<G>, &G, &AtomicBool, Option<Duration>, u64);
 
 /// How playouts end and how moves are ranked: by the rules alone or with
 /// the game's evaluation.
 struct Knowledge<G: Game> {
     cap: u32,
-    /// Past the cap a playout goes on while every move is tactical by this
-    /// (a compulsory capture), so the evaluation judges a quiet position.
-    tactical: Option<fn(&G, G::Move) -> bool>,
+    /// Past the cap a playout goes on while the side to move must play a
+    /// tactical move (a compulsory capture), so the evaluation judges a
+    /// quiet position: this generates the tactical moves and says whether
+    /// they are forced ([`Game::generate_tactical_forced`]). `None` for games
+    /// whose rules never force one ([`Game::COMPULSORY_TACTICAL`]).
+    forced: Option<Forced<G>>,
+    /// Checks the move to play before the search answers (alpha-beta).
+    verify: Option<Verify<G>>,
     /// The value of an unfinished position for its side to move, 0 to 1.
     judge: fn(&G) -> f64,
     priority: fn(&G, G::Move) -> i32,
@@ -112,6 +145,8 @@ impl<G: Game> Mcts<G> {
             priorities: Vec::new(),
             path: Vec::new(),
             game_cap: u32::MAX,
+            verifier: None,
+            verification: true,
         }
     }
 
@@ -120,6 +155,15 @@ impl<G: Game> Mcts<G> {
     #[must_use]
     pub fn with_playout_cap(mut self, plies: u32) -> Self {
         self.playout_cap = Some(plies);
+        self
+    }
+
+    /// Plays the move the search prefers without checking it with
+    /// alpha-beta first ([`search_with_evaluation`](Mcts::search_with_evaluation)
+    /// checks it by default): MCTS alone, for studying it.
+    #[must_use]
+    pub fn without_verification(mut self) -> Self {
+        self.verification = false;
         self
     }
 
@@ -176,7 +220,8 @@ impl<G: Game> Mcts<G> {
             cap: self.playout_cap.unwrap_or(G::DEFAULT_MAX_PLIES),
             judge: |pos: &G| result(pos.adjudicate().winner, pos.side_to_move()),
             priority: |_, _| 0,
-            tactical: None,
+            forced: None,
+            verify: None,
         };
         self.run(pos, limits, stop, on_info, &knowledge)
     }
@@ -197,7 +242,12 @@ impl<G: Game> Mcts<G> {
             }
             None => limits,
         };
-        let mut clock = Clock::new(limits, stop, 1);
+        // A third of the time is kept for checking the move to play.
+        let search_limits = match (knowledge.verify, limits.time) {
+            (Some(_), Some(time)) => Limits { time: Some(time * 2 / 3), ..limits },
+            _ => limits,
+        };
+        let mut clock = Clock::new(search_limits, stop, 1);
         self.game_cap = limits.plies_left.unwrap_or(u32::MAX);
         self.adopt(pos);
         let mut iterations = 0u64;
@@ -213,6 +263,10 @@ impl<G: Game> Mcts<G> {
                 next_report += Duration::from_secs(1);
                 on_info(&self.info(iterations, seldepth, &clock));
             }
+        }
+        if let Some(verify) = knowledge.verify {
+            let left = limits.time.map(|time| time.saturating_sub(clock.elapsed()));
+            verify(self, pos, stop, left, iterations);
         }
         let info = self.info(iterations, seldepth, &clock);
         on_info(&info);
@@ -370,17 +424,18 @@ impl<G: Game> Mcts<G> {
             if plies >= remaining {
                 break;
             }
-            if plies >= knowledge.cap
-                && (knowledge.tactical.is_none() || plies >= knowledge.cap + FORCED_PLIES)
-            {
-                break;
-            }
             self.moves.clear();
-            state.generate_moves(&mut self.moves);
-            if plies >= knowledge.cap
-                && !knowledge.tactical.is_some_and(|t| self.moves.iter().all(|&mv| t(state, mv)))
-            {
-                break;
+            if plies >= knowledge.cap {
+                // Past the cap only through forced tactical moves.
+                let forced = match knowledge.forced {
+                    Some(forced) if plies < knowledge.cap + FORCED_PLIES => forced,
+                    _ => break,
+                };
+                if !forced(state, &mut self.moves) {
+                    break;
+                }
+            } else {
+                state.generate_moves(&mut self.moves);
             }
             let Some(&mv) = self.rng.choose(&self.moves) else { break };
             state.play_unchecked(mv);
@@ -495,9 +550,52 @@ impl<G: Evaluate> Mcts<G> {
             cap: self.playout_cap.unwrap_or(G::DEFAULT_MAX_PLIES.min(EVALUATED_PLAYOUT_CAP)),
             judge: |pos: &G| win_probability(pos.evaluate()),
             priority: G::move_priority,
-            tactical: Some(G::is_tactical),
+            forced: G::COMPULSORY_TACTICAL.then_some(G::generate_tactical_forced),
+            verify: self.verification.then_some(Self::verify_best),
         };
         self.run(pos, limits, stop, on_info, &knowledge)
+    }
+
+    /// Checks the move to play with alpha-beta (to [`VERIFY_DEPTH`] from the
+    /// position after it): a move alpha-beta proves lost (or won) gets that
+    /// proof in the tree, so the move to play becomes the next best one not
+    /// proven lost, which is checked in turn. Spends at most
+    /// [`VERIFY_NODES_PER_ITERATION`] per iteration (none below
+    /// [`VERIFY_MIN_ITERATIONS`]), and no more than `time` (the third of a timed search kept for it).
+    fn verify_best(&mut self, pos: &G, stop: &AtomicBool, time: Option<Duration>, iterations: u64) {
+        if iterations < VERIFY_MIN_ITERATIONS {
+            return;
+        }
+        let mut budget = iterations.saturating_mul(VERIFY_NODES_PER_ITERATION);
+        let start = std::time::Instant::now();
+        let mut verifier = self.verifier.take().unwrap_or_else(|| AlphaBeta::new(VERIFY_TABLE_MB));
+        for _ in 0..VERIFY_MOVES {
+            let Some(child) = self.best_child(0) else { break };
+            let node = &self.tree.nodes[child];
+            let (Some(mv), Proof::Unknown) = (node.mv, node.proof) else { break };
+            let mut next = pos.clone();
+            next.play_unchecked(mv);
+            let limits = Limits {
+                depth: Some(VERIFY_DEPTH),
+                nodes: Some(budget),
+                time: time.map(|t| t.saturating_sub(start.elapsed())),
+                plies_left: self.game_cap.checked_sub(1),
+            };
+            let (_, info) = verifier.search(&next, limits, stop, &mut |_| {});
+            budget = budget.saturating_sub(info.nodes);
+            // The value is for the side to move after `mv`.
+            let proof = match info.score {
+                Score::Win(n) => Proof::Loss(u16::try_from(n).unwrap_or(u16::MAX)),
+                Score::Loss(n) => Proof::Win(u16::try_from(n).unwrap_or(u16::MAX)),
+                Score::Cp(_) => break,
+            };
+            self.tree.nodes[child].proof = proof;
+            self.tree.update_proof(0);
+            if budget == 0 || matches!(proof, Proof::Win(_)) {
+                break;
+            }
+        }
+        self.verifier = Some(verifier);
     }
 }
 
@@ -566,7 +664,8 @@ mod tests {
             cap: 1,
             judge: |_: &hexdraughts::Position| 0.5,
             priority: |_, _| 0,
-            tactical: Some(hexdraughts::Position::is_tactical),
+            forced: Some(hexdraughts::Position::generate_tactical_forced),
+            verify: None,
         };
         let all_tactical = |pos: &hexdraughts::Position| {
             let moves = pos.legal_moves();

@@ -1,10 +1,14 @@
 //! The transposition table, shared by every thread of a search without locks.
 //!
+//! The table is a list of buckets of four entries (one 64-byte cache line).
 //! An entry is two `AtomicU64`: the key xor the data, and the data. A reader
 //! takes the entry only when the two xor back to its key, so an entry torn by
 //! two threads writing at once reads as missing, never as another position's.
-//! The best move is stored as its index in the order the game generates moves,
-//! which works for any move type; readers check the index against the list.
+//! The best move is stored as its [`Game::move_code`](board_core::Game::move_code).
+//!
+//! Entries carry the age of the search that wrote them, so a full bucket
+//! gives up the shallowest entry of the oldest search first
+//! ([`Table::store`]); a new game empties the table ([`Table::clear`]).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -21,105 +25,141 @@ pub(crate) enum Bound {
 /// One stored search result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Entry {
-    /// Index of the best move in the generated list, if there is one.
-    pub(crate) best: Option<u16>,
+    /// The [move code](board_core::Game::move_code) of the best move.
+    pub(crate) code: u32,
     pub(crate) value: i32,
+    /// At most [`MAX_DEPTH`]; deeper results are stored as that deep.
     pub(crate) depth: u8,
     pub(crate) bound: Bound,
 }
 
-/// No best move.
-const NO_MOVE: u64 = 0xFFFF;
-/// Values are stored offset so they are never negative; they fit in 30 bits.
-const VALUE_OFFSET: i64 = 1 << 29;
+/// The deepest depth an entry holds (7 bits).
+pub(crate) const MAX_DEPTH: u8 = 127;
+/// Values are stored offset so they are never negative; they fit in 21 bits
+/// (proven values are ±1 000 000 at most), and the offset makes every
+/// stored data word non-zero, which tells an entry from an empty slot.
+const VALUE_OFFSET: i64 = 1 << 20;
+const VALUE_SHIFT: u32 = 32;
+const DEPTH_SHIFT: u32 = 53;
+const BOUND_SHIFT: u32 = 60;
+const AGE_SHIFT: u32 = 62;
+/// Ages run modulo this (2 bits).
+const AGES: u8 = 4;
+/// In a full bucket the entry with the least depth minus this times its age
+/// (in searches) is replaced.
+const AGE_WEIGHT: i32 = 8;
+const ENTRIES: usize = 4;
 
-/// The table: any number of slots (the key picks one by multiplication),
-/// each holding one entry, replaced by depth.
+/// Four entries in a cache line.
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket([[AtomicU64; 2]; ENTRIES]);
+
+/// The table: any number of buckets (the key picks one by multiplication).
 pub(crate) struct Table {
-    slots: Vec<[AtomicU64; 2]>,
-    /// Entries of another generation (an earlier game) are ignored; 0 marks
-    /// an empty slot, so generations run 1..=255.
-    generation: u8,
+    buckets: Vec<Bucket>,
+    /// The age of the current search, modulo [`AGES`].
+    age: u8,
 }
 
 impl Table {
-    /// A table of about `mb` megabytes (at least one slot).
+    /// A table of about `mb` megabytes (at least one bucket).
     pub(crate) fn new(mb: usize) -> Self {
-        let len = (mb.saturating_mul(1 << 20) / std::mem::size_of::<[AtomicU64; 2]>()).max(1);
-        Table {
-            slots: (0..len).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect(),
-            generation: 1,
-        }
+        let len = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
+        Table { buckets: (0..len).map(|_| Bucket::default()).collect(), age: 0 }
     }
 
-    /// Forgets every entry: costs nothing but every 255th time.
+    /// Forgets every entry (a new game): a `memset` of the table, a few
+    /// milliseconds for the default 16 MB.
     pub(crate) fn clear(&mut self) {
-        self.generation = self.generation.checked_add(1).unwrap_or_else(|| {
-            for slot in &mut self.slots {
-                *slot = [AtomicU64::new(0), AtomicU64::new(0)];
+        for bucket in &mut self.buckets {
+            for [check, data] in &mut bucket.0 {
+                *check.get_mut() = 0;
+                *data.get_mut() = 0;
             }
-            1
-        });
-    }
-
-    fn slot(&self, key: u64) -> &[AtomicU64; 2] {
-        &self.slots[((u128::from(key) * self.slots.len() as u128) >> 64) as usize]
-    }
-
-    /// The data word of `key`'s entry, if the slot holds it.
-    fn load(&self, key: u64) -> Option<u64> {
-        let [check, data] = self.slot(key);
-        let data = data.load(Ordering::Relaxed);
-        let check = check.load(Ordering::Relaxed);
-        (check ^ data == key && generation_of(data) == self.generation).then_some(data)
-    }
-
-    /// The entry of `key`, if stored in this generation.
-    pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
-        self.load(key).map(unpack)
-    }
-
-    /// Stores `entry` for `key`, unless the slot holds a deeper result of the
-    /// same position that is not overruled by an exact one.
-    pub(crate) fn store(&self, key: u64, entry: Entry) {
-        let keep = self.load(key).map(unpack).is_some_and(|old| {
-            u32::from(old.depth) > u32::from(entry.depth) && entry.bound != Bound::Exact
-        });
-        if !keep {
-            let data = pack(entry, self.generation);
-            let [check, word] = self.slot(key);
-            check.store(key ^ data, Ordering::Relaxed);
-            word.store(data, Ordering::Relaxed);
         }
     }
+
+    /// Starts a new search: the entries stored so far grow a search older.
+    pub(crate) fn new_search(&mut self) {
+        self.age = (self.age + 1) % AGES;
+    }
+
+    fn bucket(&self, key: u64) -> &Bucket {
+        &self.buckets[((u128::from(key) * self.buckets.len() as u128) >> 64) as usize]
+    }
+
+    /// The entry of `key`, if stored.
+    pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
+        self.bucket(key).0.iter().find_map(|[check, data]| {
+            let data = data.load(Ordering::Relaxed);
+            (data != 0 && check.load(Ordering::Relaxed) ^ data == key).then(|| unpack(data))
+        })
+    }
+
+    /// Stores `entry` for `key`. The position's own entry is replaced unless
+    /// it is deeper, of this search, and the new one is only a bound; else
+    /// an empty slot, or the entry of the bucket with the least depth minus
+    /// [`AGE_WEIGHT`] times its age in searches.
+    pub(crate) fn store(&self, key: u64, entry: Entry) {
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for (i, [check, data]) in bucket.0.iter().enumerate() {
+            let old = data.load(Ordering::Relaxed);
+            if old != 0 && check.load(Ordering::Relaxed) ^ old == key {
+                let old_depth = (old >> DEPTH_SHIFT) as u8 & MAX_DEPTH;
+                if old_depth > entry.depth
+                    && entry.bound != Bound::Exact
+                    && (old >> AGE_SHIFT) as u8 == self.age
+                {
+                    return;
+                }
+                victim = i;
+                break;
+            }
+            let worth = if old == 0 {
+                i32::MIN
+            } else {
+                let age = (self.age + AGES - (old >> AGE_SHIFT) as u8) % AGES;
+                i32::from((old >> DEPTH_SHIFT) as u8 & MAX_DEPTH) - AGE_WEIGHT * i32::from(age)
+            };
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        let data = pack(entry, self.age);
+        let [check, word] = &bucket.0[victim];
+        check.store(key ^ data, Ordering::Relaxed);
+        word.store(data, Ordering::Relaxed);
+    }
 }
 
-fn generation_of(data: u64) -> u8 {
-    (data >> 26) as u8
-}
-
-fn pack(entry: Entry, generation: u8) -> u64 {
-    let best = entry.best.map_or(NO_MOVE, u64::from);
+fn pack(entry: Entry, age: u8) -> u64 {
     let bound = match entry.bound {
         Bound::Exact => 0,
         Bound::Lower => 1,
         Bound::Upper => 2,
     };
     let value = (i64::from(entry.value) + VALUE_OFFSET) as u64;
-    best | u64::from(entry.depth) << 16 | bound << 24 | u64::from(generation) << 26 | value << 34
+    u64::from(entry.code)
+        | value << VALUE_SHIFT
+        | u64::from(entry.depth.min(MAX_DEPTH)) << DEPTH_SHIFT
+        | bound << BOUND_SHIFT
+        | u64::from(age) << AGE_SHIFT
 }
 
 fn unpack(data: u64) -> Entry {
-    let best = data & 0xFFFF;
     Entry {
-        best: (best != NO_MOVE).then_some(best as u16),
-        depth: (data >> 16) as u8,
-        bound: match (data >> 24) & 3 {
+        code: data as u32,
+        value: (((data >> VALUE_SHIFT) & ((1 << 21) - 1)) as i64 - VALUE_OFFSET) as i32,
+        depth: (data >> DEPTH_SHIFT) as u8 & MAX_DEPTH,
+        bound: match (data >> BOUND_SHIFT) & 3 {
             0 => Bound::Exact,
             1 => Bound::Lower,
             _ => Bound::Upper,
         },
-        value: ((data >> 34) as i64 - VALUE_OFFSET) as i32,
     }
 }
 
@@ -130,26 +170,54 @@ mod tests {
     #[test]
     fn entries_round_trip_and_other_keys_miss() {
         let mut table = Table::new(1);
-        let entry = Entry { best: Some(513), value: -1_000_001, depth: 200, bound: Bound::Upper };
+        let entry = Entry { code: u32::MAX, value: -1_000_001, depth: 100, bound: Bound::Upper };
         table.store(42, entry);
         assert_eq!(table.probe(42), Some(entry));
         assert_eq!(table.probe(43), None);
-        let won = Entry { best: None, value: 999_990, depth: 3, bound: Bound::Lower };
+        let won = Entry { code: 0, value: 1_000_001, depth: 3, bound: Bound::Lower };
         table.store(7, won);
         assert_eq!(table.probe(7), Some(won));
         table.clear();
         assert_eq!(table.probe(7), None, "a new game forgets");
+        assert_eq!(table.probe(42), None, "a new game forgets");
     }
 
     #[test]
-    fn a_shallower_bound_does_not_replace_a_deeper_entry() {
-        let table = Table::new(1);
-        let deep = Entry { best: Some(1), value: 5, depth: 6, bound: Bound::Lower };
+    fn a_shallower_bound_does_not_replace_a_deeper_entry_of_this_search() {
+        let mut table = Table::new(1);
+        let deep = Entry { code: 1, value: 5, depth: 6, bound: Bound::Lower };
         table.store(9, deep);
-        table.store(9, Entry { best: Some(2), value: 1, depth: 2, bound: Bound::Upper });
+        table.store(9, Entry { code: 2, value: 1, depth: 2, bound: Bound::Upper });
         assert_eq!(table.probe(9), Some(deep));
-        let exact = Entry { best: Some(3), value: 2, depth: 2, bound: Bound::Exact };
+        let exact = Entry { code: 3, value: 2, depth: 2, bound: Bound::Exact };
         table.store(9, exact);
         assert_eq!(table.probe(9), Some(exact));
+        table.store(9, deep);
+        table.new_search();
+        let shallow = Entry { code: 4, value: 0, depth: 1, bound: Bound::Upper };
+        table.store(9, shallow);
+        assert_eq!(table.probe(9), Some(shallow), "an older search's entry gives way");
+    }
+
+    #[test]
+    fn a_full_bucket_gives_up_old_and_shallow_entries_first() {
+        // One bucket: every key lands in it.
+        let mut table = Table { buckets: vec![Bucket::default()], age: 0 };
+        let at = |depth| Entry { code: 0, value: 0, depth, bound: Bound::Exact };
+        for key in 1..=4 {
+            table.store(key, at(10 + key as u8));
+        }
+        table.store(5, at(1));
+        assert_eq!(table.probe(1), None, "the shallowest went");
+        assert!((2..=5).all(|key| table.probe(key).is_some()));
+        table.new_search();
+        table.new_search();
+        table.store(6, at(1));
+        assert_eq!(table.probe(5), None, "old and shallow first");
+        // Two searches old weighs 16 plies: the deep old entries go before a
+        // shallow new one.
+        table.store(7, at(2));
+        assert_eq!(table.probe(6), Some(at(1)));
+        assert_eq!(table.probe(2), None);
     }
 }

@@ -219,8 +219,14 @@ impl Page {
             p1 = sides[0],
             p2 = sides[1],
         );
+        self.eval("document.getElementById('setup-dialog').open || document.getElementById('open-setup').click()")
+            .await;
         assert_eq!(self.eval(&script).await, json!(true));
         self.click("#new").await;
+        // Mid-game, New game asks first.
+        if self.eval("!document.getElementById('confirm-new').hidden").await == json!(true) {
+            self.click("#confirm-new").await;
+        }
     }
 
     async fn screenshot(&mut self, path: &std::path::Path) {
@@ -284,7 +290,10 @@ fn every_cell_of_every_board_is_drawn_and_clickable() {
                             "document.elementFromPoint({x}, {y})?.closest('[data-cell]')?.dataset.cell ?? null"
                         ))
                         .await;
-                    assert_eq!(hit, json!(name), "{game} {variant}: a click on {name} hits {hit}");
+                    if hit != json!(name) {
+                        let what = page.eval(&format!("(() => {{ const e = document.elementFromPoint({x}, {y}); return e ? e.outerHTML.slice(0, 200) + ' ' + innerHeight + ' ' + scrollY : 'none'; }})()")).await;
+                        panic!("{game} {variant}: a click on {name} at {x},{y} hits {what}");
+                    }
                 }
             }
         }

@@ -218,7 +218,10 @@ async fn more_games_than_the_limit_are_refused() {
     let mut second = connect(&server).await;
     until(&mut second, "hello").await;
     send(&mut second, people()).await;
-    let refusal = until_fatal(&mut second).await;
+    // Refused as a New game that did not start: nothing to restart.
+    let refusal = until(&mut second, "error").await;
+    assert_eq!(refusal["restart"], false, "{refusal}");
+    assert_eq!(refusal["new_game"], true, "{refusal}");
     assert!(
         refusal["message"].as_str().unwrap_or("").contains("at most 1 games at once"),
         "{refusal}"
@@ -429,8 +432,9 @@ async fn texts_with_line_breaks_never_reach_the_engines() {
     send(&mut ws, crafted).await;
     let error = until(&mut ws, "error").await;
     assert!(error["message"].as_str().unwrap_or("").contains("holds a line break"), "{error}");
-    // The referee never searched: it is the only child, and idle.
-    server.wait_for_children(0);
+    // The refused game never started, and the running game's referee (its
+    // only process) goes on.
+    server.wait_for_children(1);
 }
 
 /// An engine that writes without line breaks costs the server at most the

@@ -96,7 +96,6 @@ const handlers = {
     flipped = !settings.sides[1].engine && settings.sides[0].engine != null;
     // Analysis is hidden by default while a person plays.
     $("analysis-box").open = people === 0;
-    $("speed").value = "0";
     closeSetup();
     drawBoard();
     $("open-rules").disabled = false;
@@ -181,6 +180,7 @@ function saveGame() {
   if (!settings || !state) return;
   const saved = { ...settings, moves: state.moves };
   delete saved.type;
+  delete saved.delay_ms;
   saved.sides = settings.sides.map((side, i) =>
     side.clock && state.clocks[i] != null
       ? { ...side, clock: { ...side.clock, left_ms: Math.max(0, Math.round(clockLeft(i + 1))) } }
@@ -305,7 +305,7 @@ function closeSetup() {
 }
 
 function startGame(request) {
-  pending = { type: "new", ...request };
+  pending = { type: "new", ...request, delay_ms: Number($("speed").value) };
   hideError();
   $("setup-error").hidden = true;
   // The game on the board stays in view, inert, until the new one starts.
@@ -1204,5 +1204,11 @@ async function copy(text) {
 
 $("copy-record").onclick = () => copy($("record").value);
 $("copy-position").onclick = () => copy($("position").value);
+
+// Back to a page kept in the browser's cache: its connection is gone, so
+// load it afresh (the address resumes the game).
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted) location.reload();
+});
 
 connect();

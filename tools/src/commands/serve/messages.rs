@@ -66,6 +66,9 @@ pub struct NewGame {
     pub max_plies: u32,
     /// Player 1's side, then player 2's.
     pub sides: [Side; 2],
+    /// The wait before each engine's search, in ms (to watch engines play).
+    #[serde(default)]
+    pub delay_ms: u64,
 }
 
 /// Who plays one side: a person (no engine) or an engine with its limit.

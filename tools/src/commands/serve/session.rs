@@ -256,6 +256,7 @@ impl Session {
         let left = settings.sides.each_ref().map(|side| {
             side.clock.map(|c| c.left_ms.unwrap_or(c.base_ms).min(i64::MAX as u64) as i64)
         });
+        let delay = Duration::from_millis(settings.delay_ms.min(60_000));
         let mut game = Game {
             settings,
             referee,
@@ -267,7 +268,7 @@ impl Session {
             left,
             turn_started: None,
             paused: false,
-            delay: Duration::ZERO,
+            delay,
             go_at: None,
         };
         match game.prepare(&config, specs, &mut notes).await {

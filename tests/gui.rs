@@ -1539,3 +1539,60 @@ fn engine_against_engine_pauses_and_steps() {
         .await;
     });
 }
+
+#[test]
+fn rules_from_the_engine_a_zone_legend_and_readable_stacks() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("rules").await;
+        page.open(&server).await;
+        page.new_game("city", "16c", ["", ""], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        page.click("#open-rules").await;
+        page.wait("document.getElementById('rules-dialog').open", "the rules").await;
+        let rules = page.text("rules-text").await;
+        assert!(rules.contains("bazaar") && rules.contains("compulsory"), "{rules}");
+        let legend =
+            page.eval("[...document.querySelectorAll('#legend span')].map(s => s.innerText)").await;
+        assert_eq!(legend, json!(["bazaar", "outside", "town", "wall"]));
+        page.screenshot_view(&screenshot_dir().join("rules.png")).await;
+        page.click("#close-rules").await;
+        // Each square names its zone.
+        let title =
+            page.eval("document.querySelector('[data-cell=\"e5\"] title').textContent").await;
+        assert_eq!(title, json!("e5 (bazaar)"));
+        // Focus: a stack's make-up, bottom to top, is the square's tooltip and
+        // is told when the square has the keyboard's focus.
+        page.new_game("focus", "standard", ["", ""], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "Focus").await;
+        let mut referee = Engine::start("focus", "standard");
+        let played = click_first_move(&mut page, &mut referee, "").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 1", "the move").await;
+        let to = played.split('-').nth(1).expect("a stack move").to_owned();
+        page.click_cell(&to).await;
+        let focused = page.eval("document.activeElement?.dataset?.cell ?? null").await;
+        assert_eq!(focused, json!(to));
+        let told = page.text("cellinfo").await;
+        assert!(told.starts_with(&format!("{to}: a stack of 2, top to bottom: ")), "{told}");
+        let rules = page.eval("rules").await;
+        assert!(rules.as_str().unwrap_or("").contains("Sackson"), "{rules}");
+    });
+}
+
+#[test]
+fn dark_mode_follows_the_system() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("dark").await;
+        let media = json!({"features": [{"name": "prefers-color-scheme", "value": "dark"}]});
+        page.call("Emulation.setEmulatedMedia", media).await;
+        page.open(&server).await;
+        page.new_game("adiyukh", "standard", ["", "alphabeta"], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        let background =
+            page.eval("getComputedStyle(document.documentElement).backgroundColor").await;
+        let (r, g) = rgb(&background);
+        assert!(r < 60 && g < 60, "a dark page: {background}");
+        page.screenshot_view(&screenshot_dir().join("dark.png")).await;
+    });
+}

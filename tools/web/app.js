@@ -9,6 +9,7 @@ const $ = (id) => document.getElementById(id);
 let ws = null;
 let hello = null; // { games, engines, referee }
 let board = null; // query board of the game on the board
+let rules = null; // query rules of that game, if the referee knows it
 let state = null; // the live position: { moves, fen, pieces, movepaths, to_move, ... }
 let settings = null; // the "new" request of the game on the board
 let pending = null; // a "new" request sent, not yet started
@@ -79,6 +80,7 @@ const handlers = {
   },
   board(message) {
     board = message.board;
+    rules = message.rules;
     settings = pending ?? settings;
     pending = null;
     state = null;
@@ -561,6 +563,7 @@ function render() {
   $("record").value = recordText();
   $("replay-hint").textContent = replayHint();
   renderStatus();
+  renderCellInfo();
 }
 
 function zoneWords(info) {
@@ -875,9 +878,22 @@ document.addEventListener("keydown", (event) => {
   event.preventDefault();
 });
 
-$("board").addEventListener("focusin", (event) => {
-  const cell = event.target.closest?.("[data-cell]");
-  if (cell) $("status").textContent = cell.querySelector("title").textContent;
+// What stands on the square under the pointer or with the focus: its
+// stack's make-up, bottom to top, or its zone.
+let infoCell = null;
+function tellCell(event) {
+  infoCell = event.target.closest?.("#cells [data-cell]")?.dataset.cell ?? null;
+  renderCellInfo();
+}
+function renderCellInfo() {
+  const info = infoCell && cellInfo.get(infoCell);
+  $("cellinfo").textContent = info ? info.group.querySelector("title").textContent : "";
+}
+$("board").addEventListener("focusin", tellCell);
+$("board").addEventListener("pointerover", tellCell);
+$("board").addEventListener("pointerleave", () => {
+  infoCell = null;
+  renderCellInfo();
 });
 
 function lastMovePath(previous, current) {
@@ -1184,7 +1200,7 @@ $("analysis-box").addEventListener("toggle", renderEval);
 
 $("open-rules").onclick = () => {
   $("rules-title").textContent = `Rules: ${settings?.game ?? ""}`;
-  $("rules-text").textContent = board?.rules ?? "The referee engine gives no rules text for this game.";
+  $("rules-text").textContent = rules ?? "The referee engine gives no rules text for this game.";
   $("rules-dialog").showModal();
 };
 $("close-rules").onclick = () => $("rules-dialog").close();

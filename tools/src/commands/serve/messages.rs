@@ -130,6 +130,8 @@ pub enum Notice {
     Board {
         /// The `query board` JSON.
         board: Value,
+        /// The `query rules` text, when the referee answers it.
+        rules: Option<String>,
     },
     /// The position after a change.
     State(State),

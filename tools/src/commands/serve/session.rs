@@ -272,8 +272,8 @@ impl Session {
             go_at: None,
         };
         match game.prepare(&config, specs, &mut notes).await {
-            Ok(board) => {
-                let _ = send(&mut self.ws, &Notice::Board { board }).await;
+            Ok((board, rules)) => {
+                let _ = send(&mut self.ws, &Notice::Board { board, rules }).await;
                 Ok((game, notes))
             }
             Err(e) => {
@@ -540,15 +540,15 @@ impl Session {
 }
 
 impl Game {
-    /// Asks the referee for the board, checks the game and the position, and
-    /// starts the engines of the sides `specs` names, adding the options they
-    /// refused to `notes`.
+    /// Asks the referee for the board (and the rules, which it may not
+    /// know), checks the game and the position, and starts the engines of the
+    /// sides `specs` names, adding the options they refused to `notes`.
     async fn prepare(
         &mut self,
         config: &Config,
         specs: [Option<&EngineSpec>; 2],
         notes: &mut Vec<String>,
-    ) -> Result<Value, Fatal> {
+    ) -> Result<(Value, Option<String>), Fatal> {
         let referee = &mut self.referee;
         let board = referee.ask(Query::Board, config.timeout).await.map_err(|e| {
             Fatal(format!(
@@ -566,6 +566,11 @@ impl Game {
                 referee.name
             )));
         }
+        // An extension: a referee without it has no rules to show.
+        let rules = match self.referee.ask(Query::Rules, config.timeout).await {
+            Ok(text) => serde_json::from_str::<String>(&text).ok().filter(|t| !t.is_empty()),
+            Err(_) => None,
+        };
         let position = self.position();
         self.referee.command(&position, config.timeout).await?;
         for (i, spec) in specs.into_iter().enumerate() {
@@ -575,7 +580,7 @@ impl Game {
             let limit = self.settings.sides[i].limit.unwrap_or(Limit::Movetime(1000));
             self.players[i] = Some(Player { engine, limit, abandoned: 0 });
         }
-        Ok(board)
+        Ok((board, rules))
     }
 
     /// Over by the rules or by a verdict.

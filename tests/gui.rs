@@ -449,7 +449,6 @@ fn every_game_and_variant_is_played_by_clicks_and_watched_to_the_end() {
             page.new_game(game, variant, ["", "alphabeta"], "1", 0, "").await;
             page.wait("document.body.dataset.phase === 'human'", "the person to move").await;
             let label = if default { game.clone() } else { format!("{game}-{variant}") };
-            page.screenshot(&screenshot_dir().join(format!("{label}.png"))).await;
             let mut referee = Engine::start(game, variant);
             let played = click_first_move(&mut page, &mut referee, "").await;
             page.wait(
@@ -458,6 +457,8 @@ fn every_game_and_variant_is_played_by_clicks_and_watched_to_the_end() {
                 &format!("{game}: the engine's answer to {played}"),
             )
             .await;
+            // The picture (docs/screenshots): a move each, the last one marked.
+            page.screenshot(&screenshot_dir().join(format!("{label}.png"))).await;
             let moves = page.moves().await;
             assert_eq!(moves[0], played, "{game}");
             referee.send(&format!("position startpos moves {}", moves.join(" ")));
@@ -1221,13 +1222,14 @@ async fn unreachable_moves(page: &mut Page, moves: &[Value]) -> Vec<String> {
              ws.send = (text) => { window.sent = JSON.parse(text); }; return out; })()",
         )
         .await;
+    // Back to the position, as if the move had not been sent.
+    const RESET: &str = "window.sent = null; setPhase('human'); cancelSelection();";
+    page.eval(RESET).await;
     let mut missed = Vec::new();
     for m in moves {
         let text = m["move"].as_str().expect("a move").to_owned();
         let path: Vec<&str> =
             m["path"].as_array().expect("a path").iter().filter_map(Value::as_str).collect();
-        // Back to the position, as if the move had not been sent.
-        page.eval("window.sent = null; setPhase('human'); cancelSelection();").await;
         if path.is_empty() {
             page.click(&format!("#passes [data-move='{text}']")).await;
         }
@@ -1241,11 +1243,13 @@ async fn unreachable_moves(page: &mut Page, moves: &[Value]) -> Vec<String> {
                 page.call("Input.dispatchMouseEvent", params).await;
             }
         }
+        // What the page sent, or where the chooser offers the move; then
+        // back to the position.
         let check = format!(
-            "(() => {{ if (window.sent) return window.sent.move; \
-             const b = document.querySelector('#chooser:not([hidden]) [data-move=\"' + {text:?} + '\"]'); \
-             if (!b) return null; const r = b.getBoundingClientRect(); \
-             return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+            "(() => {{ const sent = window.sent; const b = document.querySelector(\
+             '#chooser:not([hidden]) [data-move=\"' + {text:?} + '\"]'); const r = b?.getBoundingClientRect(); \
+             if (sent || !b) {{ {RESET} }} \
+             return sent ? sent.move : b ? [r.x + r.width / 2, r.y + r.height / 2] : null; }})()"
         );
         let answer = page.eval(&check).await;
         let sent = match answer {
@@ -1253,7 +1257,12 @@ async fn unreachable_moves(page: &mut Page, moves: &[Value]) -> Vec<String> {
             Value::Array(point) => {
                 let (x, y) = (point[0].as_f64().unwrap_or(0.0), point[1].as_f64().unwrap_or(0.0));
                 page.click_at(x, y).await;
-                page.eval("window.sent?.move ?? null").await.as_str().map(str::to_owned)
+                let sent = page
+                    .eval(&format!(
+                        "(() => {{ const s = window.sent; {RESET} return s?.move ?? null; }})()"
+                    ))
+                    .await;
+                sent.as_str().map(str::to_owned)
             }
             _ => None,
         };
@@ -1261,6 +1270,8 @@ async fn unreachable_moves(page: &mut Page, moves: &[Value]) -> Vec<String> {
             missed.push(format!("{text} (path {path:?}; the page sent {sent:?})"));
         }
     }
+    // The page talks to the server again.
+    page.eval("delete ws.send").await;
     missed
 }
 
@@ -1270,13 +1281,12 @@ fn every_legal_move_of_sampled_positions_is_made_by_clicks() {
     run(async {
         let server = Server::start(&[]);
         let (_browser, mut page) = launch("every-move").await;
+        page.open(&server).await;
         let mut total = 0;
         for (g, (game, variants)) in games.iter().enumerate() {
             for (v, variant) in variants.iter().enumerate() {
                 let seed = 1 + (g * 16 + v) as u64;
                 for (ply, fen) in sample_positions(game, variant, seed) {
-                    // A fresh page per position: the catching of sends stays local.
-                    page.open(&server).await;
                     page.new_game(game, variant, ["", ""], "1", 0, &fen).await;
                     page.wait("document.body.dataset.phase === 'human'", "the position").await;
                     let moves = page.eval("state.movepaths.moves").await;
@@ -1384,6 +1394,9 @@ fn the_board_turns_for_player_2_and_a_rematch_swaps_colours() {
         page.open(&server).await;
         page.new_game("otrazhenie", "standard", ["alphabeta", ""], "1", 0, "").await;
         page.wait("document.body.dataset.phase === 'human'", "the person to move").await;
+        // A person plays: the analysis is hidden until asked for.
+        assert_eq!(page.eval("document.getElementById('analysis-box').open").await, json!(false));
+        assert_eq!(page.eval("document.getElementById('evalbar').hidden").await, json!(true));
         // The person plays Black (drawn on top): the board is turned.
         assert!(cell_y(&mut page, "a1").await < cell_y(&mut page, "a8").await);
         let bar = |id: &str| format!("document.getElementById('{id}').getBoundingClientRect().top");
@@ -1522,6 +1535,14 @@ fn engine_against_engine_pauses_and_steps() {
             "the pause",
         )
         .await;
+        // Analysis is shown for engines: an evaluation bar and a graph, each
+        // naming the side it favours.
+        page.wait("!document.getElementById('evalbar').hidden && document.getElementById('evalbar').title.startsWith('Evaluation: ')", "the evaluation bar").await;
+        assert_eq!(page.text("graph-top").await, "↑ White better");
+        assert_eq!(page.text("graph-bottom").await, "↓ Black better");
+        page.wait("document.querySelectorAll('#graph polyline').length === 1", "the score graph")
+            .await;
+        page.screenshot_view(&screenshot_dir().join("engines.png")).await;
         let held = page.moves().await.len();
         tokio::time::sleep(Duration::from_millis(500)).await;
         assert_eq!(page.moves().await.len(), held, "no move while paused");

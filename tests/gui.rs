@@ -1617,3 +1617,31 @@ fn dark_mode_follows_the_system() {
         page.screenshot_view(&screenshot_dir().join("dark.png")).await;
     });
 }
+
+#[test]
+fn moves_are_animated_unless_the_system_asks_for_less_motion() {
+    let mut referee = Engine::start("otrazhenie", "standard");
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("motion").await;
+        page.open(&server).await;
+        page.new_game("otrazhenie", "standard", ["", ""], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        // Count the animations the page starts.
+        page.eval(
+            "(() => { window.animations = 0; const original = Element.prototype.animate; \
+             Element.prototype.animate = function (...a) { window.animations++; return original.apply(this, a); }; })()",
+        )
+        .await;
+        let first = click_first_move(&mut page, &mut referee, "").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 1", "the move").await;
+        assert_eq!(page.eval("window.animations").await, json!(1));
+        let media = json!({"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]});
+        page.call("Emulation.setEmulatedMedia", media).await;
+        referee.send(&format!("position startpos moves {first}"));
+        click_first_move(&mut page, &mut referee, "").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 2", "the reply")
+            .await;
+        assert_eq!(page.eval("window.animations").await, json!(1), "no animation with less motion");
+    });
+}

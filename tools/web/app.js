@@ -422,8 +422,15 @@ function drawBoard() {
   }
   const unit = median([...cellInfo.values()].map((c) => c.r)) || 0.4;
   const labels = el("g", { id: "labels" }, svg);
+  // Turned, the coordinates stay where people read them: files below the
+  // board, ranks beside it, in the turned order.
+  const xs = board.cells.map((c) => c.x);
+  const ys = board.cells.map((c) => c.y);
+  const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
   for (const label of board.labels) {
-    const [x, y] = at(label.x, label.y);
+    let [x, y] = at(label.x, label.y);
+    if (flipped && (label.y > maxY + 0.3 || label.y < minY - 0.3)) y = label.y;
+    else if (flipped && (label.x > maxX + 0.3 || label.x < minX - 0.3)) x = label.x;
     // A label inside a field (a field number) is small, off the centre.
     const field = [...cellInfo.values()].some((c) => inside(x, y, c.polygon));
     const text = el("text", { x, y, class: field ? "label field" : "label", "font-size": unit * (field ? 0.42 : 0.7) }, labels);

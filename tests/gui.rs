@@ -186,6 +186,13 @@ impl Page {
         self.wait("document.body?.dataset.phase === 'idle'", "the page to connect").await;
     }
 
+    /// Reloads the page and waits until the fresh page satisfies `condition`.
+    async fn reload(&mut self, condition: &str) {
+        self.eval("window.before = true").await;
+        self.call("Page.reload", json!({})).await;
+        self.wait(&format!("!window.before && {condition}"), "the page after a reload").await;
+    }
+
     /// Goes to `url` and waits until the page has settled on a game (or on
     /// none).
     async fn goto(&mut self, url: &str) {
@@ -826,10 +833,7 @@ fn a_reload_back_and_a_reopened_tab_resume_the_game() {
         let moves = page.moves().await;
         let position = page.eval("document.getElementById('position').value").await;
         // A reload.
-        page.eval("window.before = true").await;
-        page.call("Page.reload", json!({})).await;
-        page.wait("!window.before && document.body?.dataset.phase === 'human'", "the resumed game")
-            .await;
+        page.reload("document.body?.dataset.phase === 'human'").await;
         assert_eq!(page.moves().await, moves);
         assert_eq!(page.eval("document.getElementById('position').value").await, position);
         // Away and Back.
@@ -1124,7 +1128,7 @@ fn hexdraughts_shows_field_numbers_and_three_field_colours() {
 }
 
 #[test]
-fn the_page_has_an_icon_and_colours_the_result_by_what_it_means_to_the_person() {
+fn the_page_has_an_icon_colours_the_result_by_what_it_means_to_the_person_and_keeps_it_on_reload() {
     run(async {
         let server = Server::start(&[]);
         let (_browser, mut page) = launch("result").await;
@@ -1142,6 +1146,8 @@ fn the_page_has_an_icon_and_colours_the_result_by_what_it_means_to_the_person() 
         // Lost: the person resigns.
         page.new_game("otrazhenie", "standard", ["", "alphabeta"], "1", 0, "").await;
         page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        let movable = page.eval("document.querySelector('[data-cell].start').dataset.cell").await;
+        let movable = movable.as_str().expect("a piece that may move").to_owned();
         page.click("#resign").await;
         page.click("#resign").await;
         page.wait("document.body.dataset.phase === 'over'", "the resignation").await;
@@ -1152,6 +1158,16 @@ fn the_page_has_an_icon_and_colours_the_result_by_what_it_means_to_the_person() 
         assert!(r > g, "a loss is not shown in green: {lost}");
         assert!(page.text("why").await.contains("White resigned"));
         page.screenshot_view(&screenshot_dir().join("resigned.png")).await;
+        // A reload brings back the ended game, not a live one.
+        let result = page.text("result").await;
+        page.reload("['human', 'over'].includes(document.body?.dataset.phase)").await;
+        assert_eq!(page.phase().await, "over");
+        assert_eq!(page.eval("document.getElementById('banner').hidden").await, json!(false));
+        assert_eq!(page.text("result").await, result);
+        assert!(page.text("why").await.contains("White resigned"), "{}", page.text("why").await);
+        page.click_cell(&movable).await;
+        let marks = page.eval("document.querySelectorAll('#targets circle, [data-cell].start, [data-cell].selected').length").await;
+        assert_eq!(marks, json!(0), "the board of an ended game is inert");
     });
 }
 
@@ -1516,7 +1532,7 @@ fn a_person_whose_clock_runs_out_loses_on_time() {
 }
 
 #[test]
-fn engine_against_engine_pauses_and_steps() {
+fn engine_against_engine_pauses_steps_and_goes_on_after_a_reload() {
     run(async {
         let server = Server::start(&[]);
         let (_browser, mut page) = launch("pause").await;
@@ -1556,6 +1572,25 @@ fn engine_against_engine_pauses_and_steps() {
         page.wait(
             &format!("document.querySelectorAll('#moves [data-move]').length > {}", held + 2),
             "play again",
+        )
+        .await;
+        // A reload: the moves are kept and the engines play on, as fast as
+        // they were watched.
+        let before = page.moves().await;
+        page.reload(
+            "['thinking', 'over'].includes(document.body?.dataset.phase) \
+             && document.querySelectorAll('#moves [data-move]').length > 0",
+        )
+        .await;
+        let after = page.moves().await;
+        assert!(after.starts_with(&before), "{before:?} then {after:?}");
+        assert_eq!(page.eval("document.getElementById('speed').value").await, json!("500"));
+        page.wait(
+            &format!(
+                "document.querySelectorAll('#moves [data-move]').length > {}",
+                after.len() + 1
+            ),
+            "the engines to play on",
         )
         .await;
     });
@@ -1643,5 +1678,56 @@ fn moves_are_animated_unless_the_system_asks_for_less_motion() {
         page.wait("document.querySelectorAll('#moves [data-move]').length === 2", "the reply")
             .await;
         assert_eq!(page.eval("window.animations").await, json!(1), "no animation with less motion");
+    });
+}
+
+/// The minutes and seconds a clock of the page shows, in ms.
+async fn clock_ms(page: &mut Page, side: u8) -> u64 {
+    let text = page
+        .eval(&format!("document.querySelector('.bar .clock[data-side=\"{side}\"]').innerText"))
+        .await;
+    let text = text.as_str().unwrap_or_default();
+    let (minutes, seconds) = text.split_once(':').unwrap_or_else(|| panic!("a clock: {text:?}"));
+    let minutes: f64 = minutes.parse().unwrap_or_else(|_| panic!("a clock: {text:?}"));
+    let seconds: f64 = seconds.parse().unwrap_or_else(|_| panic!("a clock: {text:?}"));
+    ((minutes * 60.0 + seconds) * 1000.0) as u64
+}
+
+#[test]
+fn the_time_left_on_the_clocks_survives_a_reload() {
+    let mut referee = Engine::start("otrazhenie", "standard");
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("clock-reload").await;
+        page.open(&server).await;
+        // A minute each.
+        page.eval("document.getElementById('clock-base').value = '1'").await;
+        page.new_game("otrazhenie", "standard", ["", "alphabeta"], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        // Let White's clock run a few seconds before the move.
+        page.wait(
+            "document.querySelector('.bar .clock[data-side=\"1\"]').innerText <= '0:56'",
+            "White's clock to run",
+        )
+        .await;
+        let first = click_first_move(&mut page, &mut referee, "").await;
+        page.wait(
+            "document.querySelectorAll('#moves [data-move]').length === 2 && document.body.dataset.phase === 'human'",
+            "the engine's answer",
+        )
+        .await;
+        let before = clock_ms(&mut page, 1).await;
+        assert!(before <= 56_000, "White's clock ran: {before} ms");
+        page.reload("document.body?.dataset.phase === 'human'").await;
+        assert_eq!(page.moves().await[0], first);
+        let after = clock_ms(&mut page, 1).await;
+        // The time used is kept (a clock shows whole seconds; the reload
+        // itself may take a few).
+        assert!(
+            after <= before && after + 10_000 >= before,
+            "{before} ms before, {after} ms after"
+        );
+        let black = clock_ms(&mut page, 2).await;
+        assert!(black <= 60_000 && black + 10_000 >= 60_000, "Black: {black} ms");
     });
 }

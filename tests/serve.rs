@@ -574,3 +574,39 @@ async fn resign_and_view() {
     let refused = next(&mut ws).await;
     assert_eq!(refused["type"], "error", "{refused}");
 }
+
+/// A game resumed with a resignation or a flag comes back ended; a verdict
+/// that is not one, or that contradicts the rules' own end, is refused.
+#[tokio::test]
+async fn a_resumed_game_keeps_its_verdict_unless_the_rules_ended_it() {
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    let mut resumed = new_game("otrazhenie", side(None, Value::Null), side(None, Value::Null));
+    resumed["verdict"] = json!({"result": "p2win", "reason": "time"});
+    send(&mut ws, resumed.clone()).await;
+    let over = until(&mut ws, "state").await;
+    assert_eq!(over["game_over"], true, "{over}");
+    assert_eq!(over["human_to_move"], false, "{over}");
+    assert_eq!(over["verdict"], json!({"result": "p2win", "reason": "time", "loser": 1}));
+    for (verdict, wanted) in [
+        (json!({"result": "draw", "reason": "time"}), "p1win or p2win, not 'draw'"),
+        (json!({"result": "p1win", "reason": "stalemate"}), "resignation or time, not"),
+    ] {
+        let mut bad = resumed.clone();
+        bad["verdict"] = verdict;
+        send(&mut ws, bad).await;
+        let refused = until(&mut ws, "error").await;
+        assert_eq!(refused["new_game"], true, "{refused}");
+        assert!(refused["message"].as_str().unwrap_or("").contains(wanted), "{refused}");
+    }
+    // Black has nothing left: the rules ended the game, White won.
+    let mut contradicted = resumed.clone();
+    contradicted["fen"] = json!("W7/8/8/8/8/8/8/8 b");
+    send(&mut ws, contradicted).await;
+    let refused = until(&mut ws, "error").await;
+    assert!(
+        refused["message"].as_str().unwrap_or("").contains("the rules ended this game"),
+        "{refused}"
+    );
+}

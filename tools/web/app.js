@@ -74,7 +74,8 @@ const handlers = {
     const saved = savedGame();
     if (saved) {
       // A reload, Back or a reopened tab: the server replays the moves to
-      // fresh engines.
+      // fresh engines, at the speed they were watched at.
+      if ([...$("speed").options].some((o) => Number(o.value) === saved.delay_ms)) $("speed").value = String(saved.delay_ms);
       startGame(saved);
     }
   },
@@ -182,7 +183,10 @@ function saveGame() {
   if (!settings || !state) return;
   const saved = { ...settings, moves: state.moves };
   delete saved.type;
-  delete saved.delay_ms;
+  saved.delay_ms = Number($("speed").value);
+  // A game ended by resignation or time comes back ended.
+  if (state.verdict) saved.verdict = { result: state.verdict.result, reason: state.verdict.reason };
+  else delete saved.verdict;
   saved.sides = settings.sides.map((side, i) =>
     side.clock && state.clocks[i] != null
       ? { ...side, clock: { ...side.clock, left_ms: Math.max(0, Math.round(clockLeft(i + 1))) } }
@@ -1010,7 +1014,7 @@ $("rematch").onclick = () => {
     if (copy.clock) copy.clock = { base_ms: copy.clock.base_ms, inc_ms: copy.clock.inc_ms };
     return copy;
   });
-  startGame({ ...settings, moves: [], sides });
+  startGame({ ...settings, moves: [], sides, verdict: undefined });
 };
 
 // ----- looking back through the game -----
@@ -1230,6 +1234,8 @@ $("copy-position").onclick = () => copy($("position").value);
 
 // Back to a page kept in the browser's cache: its connection is gone, so
 // load it afresh (the address resumes the game).
+// Leaving: the address keeps the clocks as they are now.
+window.addEventListener("pagehide", saveGame);
 window.addEventListener("pageshow", (event) => {
   if (event.persisted) location.reload();
 });

@@ -69,6 +69,20 @@ pub struct NewGame {
     /// The wait before each engine's search, in ms (to watch engines play).
     #[serde(default)]
     pub delay_ms: u64,
+    /// When a game that ended by resignation or time is resumed: that
+    /// verdict (refused when the rules ended the game).
+    #[serde(default)]
+    pub verdict: Option<Ended>,
+}
+
+/// A resignation or a flag, as a resumed game carries it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ended {
+    /// `p1win` or `p2win`.
+    pub result: String,
+    /// `resignation` or `time`.
+    pub reason: String,
 }
 
 /// Who plays one side: a person (no engine) or an engine with its limit.
@@ -219,4 +233,27 @@ pub struct Verdict {
     pub reason: &'static str,
     /// The side that lost (1 or 2).
     pub loser: u8,
+}
+
+impl Verdict {
+    /// The verdict a resumed game carries, if it makes sense.
+    pub fn resumed(ended: &Ended) -> Result<Verdict, String> {
+        let reason = match ended.reason.as_str() {
+            "resignation" => "resignation",
+            "time" => "time",
+            other => {
+                return Err(format!(
+                    "a resumed game ends by resignation or time, not by '{other}'"
+                ));
+            }
+        };
+        let (result, loser) = match ended.result.as_str() {
+            "p1win" => ("p1win", 2),
+            "p2win" => ("p2win", 1),
+            other => {
+                return Err(format!("a resignation or a flag makes p1win or p2win, not '{other}'"));
+            }
+        };
+        Ok(Verdict { result, reason, loser })
+    }
 }

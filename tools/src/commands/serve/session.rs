@@ -242,6 +242,7 @@ impl Session {
                 "{text:?} holds a line break: not a game, variant, position or move"
             )));
         }
+        let ended = settings.verdict.as_ref().map(Verdict::resumed).transpose().map_err(Fatal)?;
         let entry = search::find_game(GAMES, &settings.game).map_err(|e| Fatal(e.to_string()))?;
         settings.game = entry.name.to_owned();
         settings.variant.get_or_insert_with(|| entry.default_variant().to_owned());
@@ -271,7 +272,14 @@ impl Session {
             delay,
             go_at: None,
         };
-        match game.prepare(&config, specs, &mut notes).await {
+        let mut prepared = game.prepare(&config, specs, &mut notes).await;
+        if prepared.is_ok()
+            && ended.is_some()
+            && let Err(e) = game.resume_verdict(ended, config.timeout).await
+        {
+            prepared = Err(e);
+        }
+        match prepared {
             Ok((board, rules)) => {
                 let _ = send(&mut self.ws, &Notice::Board { board, rules }).await;
                 Ok((game, notes))
@@ -581,6 +589,22 @@ impl Game {
             self.players[i] = Some(Player { engine, limit, abandoned: 0 });
         }
         Ok((board, rules))
+    }
+
+    /// Puts back the verdict of a resumed game, unless the rules ended it
+    /// (a verdict would contradict their result).
+    async fn resume_verdict(
+        &mut self,
+        ended: Option<Verdict>,
+        timeout: Duration,
+    ) -> Result<(), Fatal> {
+        if self.referee.ask(Query::GameOver, timeout).await? == "true" {
+            return Err(Fatal(
+                "the rules ended this game: it cannot also end by resignation or time".to_owned(),
+            ));
+        }
+        self.verdict = ended;
+        Ok(())
     }
 
     /// Over by the rules or by a verdict.

@@ -1635,8 +1635,23 @@ fn rules_from_the_engine_a_zone_legend_and_readable_stacks() {
     });
 }
 
+/// The WCAG contrast ratio of each element's text (`fill` for SVG text, the
+/// edge of a player's disc) against the first opaque background behind it, by name.
+const CONTRASTS: &str = "((parts) => { \
+    const rgba = (c) => c.match(/[\\d.]+/g).map(Number); \
+    const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }; \
+      return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); }; \
+    const behind = (e) => { for (; e; e = e.parentElement) { const c = rgba(getComputedStyle(e).backgroundColor); \
+      if (c.length < 4 || c[3] > 0.5) return c; } return [255, 255, 255]; }; \
+    const out = {}; for (const [name, selector] of parts) { const e = document.querySelector(selector); \
+      if (!e) { out[name] = 'missing'; continue; } const s = getComputedStyle(e); \
+      const ink = rgba(e.classList.contains('disc') ? s.borderTopColor : e instanceof SVGElement ? s.fill : s.color); \
+      const [a, b] = [lum(ink), lum(behind(e))].sort((x, y) => y - x); \
+      out[name] = Math.round((a + 0.05) / (b + 0.05) * 10) / 10; } return out; })";
+
 #[test]
-fn dark_mode_follows_the_system() {
+fn dark_mode_follows_the_system_with_readable_text() {
+    let mut referee = Engine::start("adiyukh", "standard");
     run(async {
         let server = Server::start(&[]);
         let (_browser, mut page) = launch("dark").await;
@@ -1649,7 +1664,38 @@ fn dark_mode_follows_the_system() {
             page.eval("getComputedStyle(document.documentElement).backgroundColor").await;
         let (r, g) = rgb(&background);
         assert!(r < 60 && g < 60, "a dark page: {background}");
+        click_first_move(&mut page, &mut referee, "").await;
+        page.wait(
+            "document.querySelectorAll('#moves [data-move]').length === 2 && document.body.dataset.phase === 'human'",
+            "the engine's answer",
+        )
+        .await;
         page.screenshot_view(&screenshot_dir().join("dark.png")).await;
+        page.click("#open-setup").await;
+        page.wait("document.getElementById('setup-dialog').open", "the dialog").await;
+        page.screenshot_view(&screenshot_dir().join("dark-setup.png")).await;
+        let parts = json!([
+            ["board coordinates", "#labels text"],
+            ["player bar", "#reserve-1 .name"],
+            ["other bar", "#reserve-2 .name"],
+            ["status", "#status"],
+            ["move", "#moves [data-move]"],
+            ["last move", "#moves [data-move]:last-of-type"],
+            ["move number", "#moves .num"],
+            ["record", "#record"],
+            ["dark player's disc edge", "#reserve-2 .disc"],
+            ["dialog", "#setup-dialog label"],
+            ["dialog field", "#setup-dialog select"],
+        ]);
+        let contrasts = page.eval(&format!("{CONTRASTS}({parts})")).await;
+        let low: Vec<String> = contrasts
+            .as_object()
+            .expect("ratios")
+            .iter()
+            .filter(|(_, ratio)| ratio.as_f64().is_none_or(|r| r < 4.5))
+            .map(|(name, ratio)| format!("{name} {ratio}"))
+            .collect();
+        assert!(low.is_empty(), "hard to read in dark mode: {low:?} (all: {contrasts})");
     });
 }
 

@@ -1756,12 +1756,7 @@ fn the_time_left_on_the_clocks_survives_a_reload() {
             "White's clock to run",
         )
         .await;
-        let first = click_first_move(&mut page, &mut referee, "").await;
-        page.wait(
-            "document.querySelectorAll('#moves [data-move]').length === 2 && document.body.dataset.phase === 'human'",
-            "the engine's answer",
-        )
-        .await;
+        let first = move_and_answer(&mut page, &mut referee).await;
         let before = clock_ms(&mut page, 1).await;
         assert!(before <= 56_000, "White's clock ran: {before} ms");
         page.reload("document.body?.dataset.phase === 'human'").await;
@@ -1775,5 +1770,63 @@ fn the_time_left_on_the_clocks_survives_a_reload() {
         );
         let black = clock_ms(&mut page, 2).await;
         assert!(black <= 60_000 && black + 10_000 >= 60_000, "Black: {black} ms");
+    });
+}
+
+/// The person (White, at the start position) makes the first move the
+/// referee lists, by clicks, and the engine answers; the person's move.
+async fn move_and_answer(page: &mut Page, referee: &mut Engine) -> String {
+    let moves = page.moves().await;
+    if moves.is_empty() {
+        referee.send("position startpos");
+    } else {
+        referee.send(&format!("position startpos moves {}", moves.join(" ")));
+    }
+    let played = click_first_move(page, referee, "").await;
+    page.wait(
+        &format!(
+            "document.querySelectorAll('#moves [data-move]').length === {} \
+             && document.body.dataset.phase === 'human'",
+            moves.len() + 2
+        ),
+        "the engine's answer",
+    )
+    .await;
+    played
+}
+
+#[test]
+fn the_sound_toggle_is_remembered_and_sounds_a_move_only_when_on() {
+    let mut referee = Engine::start("otrazhenie", "standard");
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("sound").await;
+        page.open(&server).await;
+        assert_eq!(page.text("sound").await, "Sound off");
+        page.new_game("otrazhenie", "standard", ["", "alphabeta"], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        page.click("#sound").await;
+        assert_eq!(page.text("sound").await, "Sound on");
+        // Remembered over a reload (which resumes the game).
+        page.reload("document.body?.dataset.phase === 'human'").await;
+        assert_eq!(page.text("sound").await, "Sound on");
+        assert_eq!(
+            page.eval("document.getElementById('sound').getAttribute('aria-pressed')").await,
+            json!("true")
+        );
+        // Count the tones the page starts.
+        page.eval(
+            "(() => { window.tones = 0; const original = OscillatorNode.prototype.start; \
+             OscillatorNode.prototype.start = function (...a) { window.tones++; return original.apply(this, a); }; })()",
+        )
+        .await;
+        move_and_answer(&mut page, &mut referee).await;
+        assert_eq!(page.eval("window.tones").await, json!(2), "a tone for each move");
+        page.click("#sound").await;
+        assert_eq!(page.text("sound").await, "Sound off");
+        move_and_answer(&mut page, &mut referee).await;
+        assert_eq!(page.eval("window.tones").await, json!(2), "no tone with the sound off");
+        page.reload("document.body?.dataset.phase === 'human'").await;
+        assert_eq!(page.text("sound").await, "Sound off");
     });
 }

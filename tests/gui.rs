@@ -30,6 +30,8 @@ static BROWSER: Mutex<()> = Mutex::new(());
 struct Browser {
     child: Child,
     profile: PathBuf,
+    /// The DevTools address, for more pages.
+    url: String,
 }
 
 impl Drop for Browser {
@@ -89,21 +91,37 @@ async fn launch(test: &str) -> (Browser, Page) {
         .find_map(|line| line.find("ws://").map(|at| line[at..].trim().to_owned()));
     // Keep reading, so that Chromium never writes into a closed pipe.
     std::thread::spawn(move || stderr.for_each(drop));
-    let browser = Browser { child, profile };
     let url = url.expect("chromium prints its DevTools address");
-    let ws = tokio_tungstenite::connect_async(url).await.expect("DevTools connects").0;
-    let mut page = Page { ws, session: String::new(), next_id: 0 };
-    let target = page.call("Target.createTarget", json!({"url": "about:blank"})).await;
-    let attached = page
-        .call("Target.attachToTarget", json!({"targetId": target["targetId"], "flatten": true}))
-        .await;
-    page.session = attached["sessionId"].as_str().expect("a session").to_owned();
+    let browser = Browser { child, profile, url };
+    let page = browser.page().await;
     (browser, page)
+}
+
+impl Browser {
+    /// A new tab.
+    async fn page(&self) -> Page {
+        let ws = tokio_tungstenite::connect_async(&self.url).await.expect("DevTools connects").0;
+        let mut page = Page { ws, session: String::new(), next_id: 0 };
+        let target = page.call("Target.createTarget", json!({"url": "about:blank"})).await;
+        let attached = page
+            .call("Target.attachToTarget", json!({"targetId": target["targetId"], "flatten": true}))
+            .await;
+        page.session = attached["sessionId"].as_str().expect("a session").to_owned();
+        page
+    }
 }
 
 impl Page {
     /// A DevTools command; its result.
     async fn call(&mut self, method: &str, params: Value) -> Value {
+        match self.try_call(method, params).await {
+            Ok(result) => result,
+            Err(error) => panic!("{method}: {error}"),
+        }
+    }
+
+    /// A DevTools command; its result or its error.
+    async fn try_call(&mut self, method: &str, params: Value) -> Result<Value, Value> {
         self.next_id += 1;
         let id = self.next_id;
         let mut message = json!({"id": id, "method": method, "params": params});
@@ -120,8 +138,11 @@ impl Page {
             let Message::Text(text) = frame else { continue };
             let answer: Value = serde_json::from_str(&text).expect("DevTools sends JSON");
             if answer["id"] == id {
-                assert!(answer["error"].is_null(), "{method}: {}", answer["error"]);
-                return answer["result"].clone();
+                return if answer["error"].is_null() {
+                    Ok(answer["result"].clone())
+                } else {
+                    Err(answer["error"].clone())
+                };
             }
         }
     }
@@ -142,7 +163,13 @@ impl Page {
     /// saying what was awaited and what the page shows.
     async fn wait(&mut self, condition: &str, what: &str) {
         let deadline = Instant::now() + Duration::from_secs(90);
-        while self.eval(condition).await != json!(true) {
+        loop {
+            // A page that is loading may not answer yet.
+            let params = json!({"expression": condition, "returnByValue": true});
+            let answer = self.try_call("Runtime.evaluate", params).await;
+            if answer.is_ok_and(|a| a["result"]["value"] == json!(true)) {
+                return;
+            }
             if Instant::now() > deadline {
                 let shown = self
                     .eval("document.body.dataset.phase + ' | ' + document.body.innerText.slice(0, 600)")
@@ -159,6 +186,66 @@ impl Page {
         self.wait("document.body?.dataset.phase === 'idle'", "the page to connect").await;
     }
 
+    /// Reloads the page and waits until the fresh page satisfies `condition`.
+    async fn reload(&mut self, condition: &str) {
+        self.eval("window.before = true").await;
+        self.call("Page.reload", json!({})).await;
+        self.wait(&format!("!window.before && {condition}"), "the page after a reload").await;
+    }
+
+    /// Goes to `url` and waits until the page has settled on a game (or on
+    /// none).
+    async fn goto(&mut self, url: &str) {
+        self.call("Page.navigate", json!({"url": url})).await;
+        self.wait(
+            "['human', 'thinking', 'over', 'idle'].includes(document.body?.dataset.phase)",
+            "the page to connect",
+        )
+        .await;
+    }
+
+    /// The viewport as a screen of `width` x `height` CSS pixels (a phone
+    /// when `mobile`).
+    async fn screen(&mut self, width: u32, height: u32, mobile: bool) {
+        let params =
+            json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile});
+        self.call("Emulation.setDeviceMetricsOverride", params).await;
+    }
+
+    /// A key pressed and released (`key` as in `KeyboardEvent.key`).
+    async fn key(&mut self, key: &str, code: &str, keycode: u32) {
+        for kind in ["keyDown", "keyUp"] {
+            let params = json!({"type": kind, "key": key, "code": code,
+                "windowsVirtualKeyCode": keycode, "nativeVirtualKeyCode": keycode});
+            self.call("Input.dispatchKeyEvent", params).await;
+        }
+    }
+
+    /// Clicks the middle of cell `name`.
+    async fn click_cell(&mut self, name: &str) {
+        let (x, y) = self.cell_point(name).await;
+        self.click_at(x, y).await;
+    }
+
+    /// A picture of the whole viewport.
+    async fn screenshot_view(&mut self, path: &std::path::Path) {
+        self.eval("window.scrollTo(0, 0)").await;
+        let shot = self.call("Page.captureScreenshot", json!({"format": "png"})).await;
+        let data = shot["data"].as_str().expect("image data");
+        let png = base64::engine::general_purpose::STANDARD.decode(data).expect("base64");
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("screenshot folder");
+        std::fs::write(path, png).expect("write the screenshot");
+    }
+
+    async fn text(&mut self, id: &str) -> String {
+        let value = self.eval(&format!("document.getElementById({id:?}).innerText")).await;
+        value.as_str().unwrap_or_default().to_owned()
+    }
+
+    async fn phase(&mut self) -> String {
+        self.eval("document.body.dataset.phase").await.as_str().unwrap_or_default().to_owned()
+    }
+
     /// A real mouse click at a point of the viewport.
     async fn click_at(&mut self, x: f64, y: f64) {
         for kind in ["mouseMoved", "mousePressed", "mouseReleased"] {
@@ -167,18 +254,28 @@ impl Page {
         }
     }
 
-    /// Clicks the middle of the element `selector` finds.
+    /// Clicks the middle of the element `selector` finds (once it stays put
+    /// and nothing covers it).
     async fn click(&mut self, selector: &str) {
         let script = format!(
             "(() => {{ const e = document.querySelector({selector:?}); if (!e) return null; \
-             e.scrollIntoView({{block: 'center'}}); const r = e.getBoundingClientRect(); \
-             return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+             e.scrollIntoView({{block: 'nearest'}}); const r = e.getBoundingClientRect(); \
+             const x = r.x + r.width / 2, y = r.y + r.height / 2; \
+             const hit = document.elementFromPoint(x, y); \
+             return [x, y, !!hit && (hit === e || e.contains(hit))]; }})()"
         );
-        let point = self.eval(&script).await;
-        let (Some(x), Some(y)) = (point[0].as_f64(), point[1].as_f64()) else {
-            panic!("nothing to click at {selector}");
-        };
-        self.click_at(x, y).await;
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let point = self.eval(&script).await;
+            let (Some(x), Some(y)) = (point[0].as_f64(), point[1].as_f64()) else {
+                panic!("nothing to click at {selector}");
+            };
+            if point[2] == json!(true) || Instant::now() > deadline {
+                self.click_at(x, y).await;
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 
     /// The viewport point of cell `name`'s centre (the mean of its corners,
@@ -219,8 +316,14 @@ impl Page {
             p1 = sides[0],
             p2 = sides[1],
         );
+        self.eval("document.getElementById('setup-dialog').open || document.getElementById('open-setup').click()")
+            .await;
         assert_eq!(self.eval(&script).await, json!(true));
         self.click("#new").await;
+        // Mid-game, New game asks first.
+        if self.eval("!document.getElementById('confirm-new').hidden").await == json!(true) {
+            self.click("#confirm-new").await;
+        }
     }
 
     async fn screenshot(&mut self, path: &std::path::Path) {
@@ -284,7 +387,10 @@ fn every_cell_of_every_board_is_drawn_and_clickable() {
                             "document.elementFromPoint({x}, {y})?.closest('[data-cell]')?.dataset.cell ?? null"
                         ))
                         .await;
-                    assert_eq!(hit, json!(name), "{game} {variant}: a click on {name} hits {hit}");
+                    if hit != json!(name) {
+                        let what = page.eval(&format!("(() => {{ const e = document.elementFromPoint({x}, {y}); return e ? e.outerHTML.slice(0, 200) + ' ' + innerHeight + ' ' + scrollY : 'none'; }})()")).await;
+                        panic!("{game} {variant}: a click on {name} at {x},{y} hits {what}");
+                    }
                 }
             }
         }
@@ -350,7 +456,6 @@ fn every_game_and_variant_is_played_by_clicks_and_watched_to_the_end() {
             page.new_game(game, variant, ["", "alphabeta"], "1", 0, "").await;
             page.wait("document.body.dataset.phase === 'human'", "the person to move").await;
             let label = if default { game.clone() } else { format!("{game}-{variant}") };
-            page.screenshot(&screenshot_dir().join(format!("{label}.png"))).await;
             let mut referee = Engine::start(game, variant);
             let played = click_first_move(&mut page, &mut referee, "").await;
             page.wait(
@@ -359,6 +464,8 @@ fn every_game_and_variant_is_played_by_clicks_and_watched_to_the_end() {
                 &format!("{game}: the engine's answer to {played}"),
             )
             .await;
+            // The picture (docs/screenshots): a move each, the last one marked.
+            page.screenshot(&screenshot_dir().join(format!("{label}.png"))).await;
             let moves = page.moves().await;
             assert_eq!(moves[0], played, "{game}");
             referee.send(&format!("position startpos moves {}", moves.join(" ")));
@@ -386,7 +493,8 @@ fn every_game_and_variant_is_played_by_clicks_and_watched_to_the_end() {
 
             // The record copied from the page replays to the position it shows.
             let record = page.eval("document.getElementById('record').value").await;
-            let replayed = replay(game, variant, record.as_str().unwrap_or(""));
+            let replayed =
+                replay(&["--game", game, "--variant", variant], record.as_str().unwrap_or(""));
             let position = page.eval("document.getElementById('position').value").await;
             let position = position.as_str().unwrap_or("");
             assert!(replayed.contains(&format!("position {position}\n")), "{game}: {replayed}");
@@ -417,11 +525,12 @@ fn a_drop_from_the_reserve_is_made_by_clicks_on_a_pasted_position() {
     });
 }
 
-/// `igroteka replay` of `record` on stdin: what it prints.
-fn replay(game: &str, variant: &str, record: &str) -> String {
+/// `igroteka replay <args>` of `record` on stdin: what it prints.
+fn replay(args: &[&str], record: &str) -> String {
     use std::io::Write;
     let mut child = Command::new(BIN)
-        .args(["replay", "--game", game, "--variant", variant])
+        .arg("replay")
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -544,5 +653,1180 @@ fn only_the_pawns_that_must_capture_are_selectable_in_city_16c() {
         page.click_at(x, y).await;
         page.wait("document.querySelectorAll('#moves [data-move]').length === 1", "the move").await;
         assert_eq!(page.moves().await, ["c4-c3"]);
+    });
+}
+
+// ----- the defects of issue 21, each by real input -----
+
+/// The moves of `referee`'s position whose path starts with `cells`.
+fn sharing(referee: &mut Engine, cells: &[&str]) -> std::collections::BTreeSet<String> {
+    let paths = referee.json("movepaths");
+    paths["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .filter(|m| {
+            let path = m["path"].as_array().expect("a path");
+            path.len() >= cells.len() && cells.iter().zip(path).all(|(c, p)| p == c)
+        })
+        .map(|m| m["move"].as_str().expect("a move").to_owned())
+        .collect()
+}
+
+/// Every target shown and every start cell is hit by a click at its centre
+/// (nothing covers it): the names that are not.
+async fn covered(page: &mut Page) -> Vec<String> {
+    let script = "(() => { const names = [...document.querySelectorAll('#targets [data-target]')]\
+        .map(t => t.dataset.target).concat([...document.querySelectorAll('#cells .start')]\
+        .map(c => c.dataset.cell)); const out = []; for (const name of names) { \
+        const g = document.querySelector('#cells [data-cell=\"' + name + '\"]'); \
+        const poly = g.querySelector('polygon'); const pts = [...poly.points]; \
+        const x = pts.reduce((s, p) => s + p.x, 0) / pts.length; \
+        const y = pts.reduce((s, p) => s + p.y, 0) / pts.length; \
+        const p = new DOMPoint(x, y).matrixTransform(poly.getScreenCTM()); \
+        const hit = document.elementFromPoint(p.x, p.y)?.closest('[data-cell]')?.dataset.cell; \
+        if (hit !== name) out.push(name); } return out; })()";
+    serde_json::from_value(page.eval(script).await).expect("names")
+}
+
+#[test]
+fn a_reflected_capture_into_the_centre_is_made_by_clicks_and_the_chooser_covers_nothing() {
+    let fen = "B7/8/8/3B4/8/8/7W/W7 w";
+    let mut referee = Engine::start("otrazhenie", "standard");
+    referee.send(&format!("position fen {fen}"));
+    let offered_by_referee = sharing(&mut referee, &["h2", "h1"]);
+    let capture = offered_by_referee
+        .iter()
+        .find(|m| m.ends_with("xd5"))
+        .unwrap_or_else(|| panic!("a capture on d5 among {offered_by_referee:?}"))
+        .clone();
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("reflect").await;
+        page.open(&server).await;
+        page.new_game("otrazhenie", "standard", ["", ""], "1", 0, fen).await;
+        page.wait("document.body.dataset.phase === 'human'", "the position").await;
+        page.click_cell("h2").await;
+        page.click_cell("h1").await;
+        page.wait("!document.getElementById('chooser').hidden", "the chooser").await;
+        let offered: std::collections::BTreeSet<String> = serde_json::from_value(
+            page.eval(
+                "[...document.querySelectorAll('#chooser [data-move]')].map(b => b.dataset.move)",
+            )
+            .await,
+        )
+        .expect("moves");
+        assert_eq!(offered, offered_by_referee, "the chooser offers every move sharing h2 h1");
+        page.screenshot_view(&screenshot_dir().join("otrazhenie-chooser.png")).await;
+        assert_eq!(covered(&mut page).await, Vec::<String>::new());
+        page.click_cell("d5").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 1", "the capture")
+            .await;
+        assert_eq!(page.moves().await, vec![capture]);
+    });
+}
+
+#[test]
+fn the_whole_board_and_both_bars_fit_a_laptop_and_a_phone_screen() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("layout").await;
+        let games = serve_support::games();
+        for (width, height, mobile, name) in
+            [(1366, 768, false, "laptop"), (390, 844, true, "phone")]
+        {
+            page.screen(width, height, mobile).await;
+            page.open(&server).await;
+            for (game, variants) in &games {
+                // Focus has a reserve to drop from in its bars; both sides people.
+                page.new_game(game, &variants[0], ["", ""], "1", 0, "").await;
+                page.wait("document.body.dataset.phase === 'human'", "a board").await;
+                page.eval("window.scrollTo(0, 0)").await;
+                let outside = page
+                    .eval(
+                        "(() => { const out = []; const W = innerWidth, H = innerHeight; \
+                         const inside = (r) => r.left >= 0 && r.top >= 0 && r.right <= W + 0.5 && r.bottom <= H + 0.5; \
+                         for (const g of document.querySelectorAll('#cells [data-cell]')) \
+                           if (!inside(g.getBoundingClientRect())) out.push(g.dataset.cell); \
+                         for (const id of ['reserve-1', 'reserve-2']) { const e = document.getElementById(id); \
+                           if (!inside(e.getBoundingClientRect()) || e.getBoundingClientRect().height < 10) out.push(id); } \
+                         for (const l of document.querySelectorAll('#labels text')) \
+                           if (!inside(l.getBoundingClientRect())) out.push('label ' + l.textContent); \
+                         return out; })()",
+                    )
+                    .await;
+                assert_eq!(outside, json!([]), "{game} at {width}x{height}: outside the screen");
+                assert_eq!(page.eval("scrollY").await, json!(0));
+                page.screenshot_view(&screenshot_dir().join(format!("layout-{name}-{game}.png")))
+                    .await;
+            }
+        }
+    });
+}
+
+#[test]
+fn a_failed_new_game_keeps_the_running_one_and_the_form_names_the_game_on_the_board() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("failed-new").await;
+        page.open(&server).await;
+        // Before any game there is nothing to take back.
+        assert_eq!(page.eval("document.getElementById('takeback').disabled").await, json!(true));
+        page.new_game("stykovka", "standard", ["", ""], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        let mut referee = Engine::start("stykovka", "standard");
+        let played = click_first_move(&mut page, &mut referee, "").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 1", "the move").await;
+        let pieces_before = page.eval("document.querySelectorAll('#pieces .piece').length").await;
+        // New game mid-game asks; a mistyped position then fails.
+        page.click("#open-setup").await;
+        page.eval("document.getElementById('fen').value = 'this is no position'").await;
+        page.click("#new").await;
+        assert_eq!(page.eval("!document.getElementById('confirm-new').hidden").await, json!(true));
+        assert_eq!(page.moves().await, vec![played.clone()], "nothing happened before the answer");
+        page.click("#confirm-new").await;
+        page.wait("!document.getElementById('setup-error').hidden", "the refusal").await;
+        page.click("#cancel-setup").await;
+        assert_eq!(page.phase().await, "human");
+        assert_eq!(page.moves().await, vec![played.clone()]);
+        assert_eq!(
+            page.eval("document.querySelectorAll('#pieces .piece').length").await,
+            pieces_before
+        );
+        // Choosing another game in the form and not starting it leaves the
+        // form naming the game on the board.
+        page.click("#open-setup").await;
+        page.eval(
+            "(() => { const g = document.getElementById('game'); g.value = 'city'; \
+             g.dispatchEvent(new Event('change')); })()",
+        )
+        .await;
+        page.click("#cancel-setup").await;
+        page.click("#open-setup").await;
+        assert_eq!(page.eval("document.getElementById('game').value").await, json!("stykovka"));
+        assert_eq!(page.eval("document.getElementById('fen').value").await, json!(""));
+        page.click("#cancel-setup").await;
+        assert!(page.text("title").await.starts_with("stykovka"));
+        // The game goes on by clicks.
+        referee.send(&format!("position startpos moves {played}"));
+        click_first_move(&mut page, &mut referee, "").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 2", "the reply")
+            .await;
+    });
+}
+
+#[test]
+fn a_reload_back_and_a_reopened_tab_resume_the_game() {
+    run(async {
+        let server = Server::start(&[]);
+        let (browser, mut page) = launch("resume").await;
+        page.open(&server).await;
+        page.new_game("focus", "standard", ["", "alphabeta"], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        let mut referee = Engine::start("focus", "standard");
+        click_first_move(&mut page, &mut referee, "").await;
+        page.wait(
+            "document.querySelectorAll('#moves [data-move]').length === 2 && document.body.dataset.phase === 'human'",
+            "the engine's answer",
+        )
+        .await;
+        let moves = page.moves().await;
+        let position = page.eval("document.getElementById('position').value").await;
+        // A reload.
+        page.reload("document.body?.dataset.phase === 'human'").await;
+        assert_eq!(page.moves().await, moves);
+        assert_eq!(page.eval("document.getElementById('position').value").await, position);
+        // Away and Back.
+        let url = page.eval("location.href").await.as_str().expect("a url").to_owned();
+        page.eval("window.before = true").await;
+        let away = format!("http://{}/favicon.svg", server.address);
+        page.call("Page.navigate", json!({"url": away})).await;
+        page.wait("location.pathname === '/favicon.svg'", "the other page").await;
+        let history = page.call("Page.getNavigationHistory", json!({})).await;
+        let index = history["currentIndex"].as_u64().expect("an index");
+        let entry = history["entries"][(index - 1) as usize]["id"].clone();
+        page.call("Page.navigateToHistoryEntry", json!({"entryId": entry})).await;
+        page.wait(
+            "!window.before && location.pathname === '/' && document.body?.dataset.phase === 'human' \
+             && document.querySelectorAll('#moves [data-move]').length === 2",
+            "the game after Back",
+        )
+        .await;
+        assert_eq!(page.moves().await, moves);
+        // A closed tab, reopened at its address; the engine still answers.
+        drop(page);
+        let mut tab = browser.page().await;
+        tab.goto(&url).await;
+        tab.wait("document.body.dataset.phase === 'human'", "the game in the new tab").await;
+        assert_eq!(tab.moves().await, moves);
+        referee.send(&format!("position startpos moves {}", moves.join(" ")));
+        click_first_move(&mut tab, &mut referee, "").await;
+        tab.wait(
+            "document.querySelectorAll('#moves [data-move]').length === 4",
+            "the game goes on",
+        )
+        .await;
+    });
+}
+
+/// A long game from the address: move numbers from 100 on are whole.
+#[test]
+fn move_numbers_from_100_on_are_shown_whole() {
+    let mut referee = Engine::start("otrazhenie", "standard");
+    let mut moves: Vec<String> = Vec::new();
+    for ply in 0..205 {
+        referee.send(&format!("position startpos moves {}", moves.join(" ")));
+        let legal = referee.query("moves");
+        let legal: Vec<&str> = legal.split_whitespace().collect();
+        assert!(!legal.is_empty(), "the game ended after {ply} plies");
+        // Quiet moves only (no capture), so that the game goes on.
+        let quiet: Vec<&str> = legal.iter().copied().filter(|m| !m.contains('x')).collect();
+        let pool = if quiet.is_empty() { &legal } else { &quiet };
+        moves.push(pool[(ply * 7) % pool.len()].to_owned());
+    }
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("numbers").await;
+        let saved = json!({"game": "otrazhenie", "variant": "standard", "fen": null, "moves": moves,
+            "max_plies": 0, "sides": [{"engine": null, "limit": null}, {"engine": null, "limit": null}]});
+        let url = format!("http://{}/#game={}", server.address, percent(&saved.to_string()));
+        page.goto(&url).await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 205", "the game")
+            .await;
+        let numbers =
+            page.eval("[...document.querySelectorAll('#moves .num')].map(n => n.innerText)").await;
+        let numbers: Vec<String> = serde_json::from_value(numbers).expect("numbers");
+        assert_eq!(numbers.len(), 103);
+        assert_eq!(numbers[99], "100.");
+        assert_eq!(numbers[102], "103.");
+        // Each number is drawn whole: its text fits its box.
+        let clipped = page
+            .eval("[...document.querySelectorAll('#moves .num')].filter(n => n.scrollWidth > n.clientWidth + 1).length")
+            .await;
+        assert_eq!(clipped, json!(0));
+    });
+}
+
+/// `text` with everything but letters and digits percent-encoded.
+fn percent(text: &str) -> String {
+    text.bytes()
+        .map(
+            |b| {
+                if b.is_ascii_alphanumeric() {
+                    (b as char).to_string()
+                } else {
+                    format!("%{b:02X}")
+                }
+            },
+        )
+        .collect()
+}
+
+#[test]
+fn a_tab_beyond_max_games_is_told_and_tabs_without_a_game_hold_no_place() {
+    run(async {
+        let server = Server::start(&["--max-games", "1"]);
+        let (browser, mut first) = launch("max-games").await;
+        first.open(&server).await;
+        let mut second = browser.page().await;
+        second.open(&server).await;
+        // The first tab holds no place: the second may play.
+        second.new_game("otrazhenie", "standard", ["", ""], "1", 0, "").await;
+        second.wait("document.body.dataset.phase === 'human'", "the second tab's game").await;
+        first.new_game("otrazhenie", "standard", ["", ""], "1", 0, "").await;
+        first.wait("!document.getElementById('setup-error').hidden", "the refusal").await;
+        let refusal = first.text("setup-error").await;
+        assert!(refusal.contains("at most 1 games at once"), "{refusal}");
+        assert_eq!(first.phase().await, "idle");
+        assert!(!first.text("status").await.contains("Starting"));
+    });
+}
+
+#[test]
+fn the_board_is_inert_once_the_server_is_gone() {
+    run(async {
+        let mut server = Server::start(&[]);
+        let (_browser, mut page) = launch("gone").await;
+        page.open(&server).await;
+        page.new_game("city", "16c", ["", ""], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        let start = page.eval("document.querySelector('#cells .start').dataset.cell").await;
+        let start = start.as_str().expect("a start cell").to_owned();
+        server.interrupt();
+        page.wait("document.body.dataset.phase === 'closed'", "the page to notice").await;
+        page.click_cell(&start).await;
+        assert!(cells(&mut page, "#cells [data-cell].selected").await.is_empty());
+        assert!(cells(&mut page, "#cells [data-cell].start").await.is_empty());
+        assert!(cells(&mut page, "#targets [data-target]").await.is_empty());
+        assert_eq!(page.eval("document.getElementById('takeback').disabled").await, json!(true));
+    });
+}
+
+/// Plays moves `(ply * 5) % n` from the start until a move of `game` makes
+/// `wanted` true; that position's text and the move.
+fn find_position(game: &str, wanted: impl Fn(&str) -> bool) -> (String, String) {
+    let mut referee = Engine::start(game, "standard");
+    let mut moves: Vec<String> = Vec::new();
+    for ply in 0..300 {
+        referee.send(&format!("position startpos moves {}", moves.join(" ")));
+        let legal = referee.query("moves");
+        let legal: Vec<&str> = legal.split_whitespace().collect();
+        if let Some(found) = legal.iter().find(|m| wanted(m)) {
+            return (referee.query("fen"), (*found).to_owned());
+        }
+        assert!(!legal.is_empty(), "{game} ended without such a move");
+        moves.push(legal[(ply * 5) % legal.len()].to_owned());
+    }
+    panic!("no such move of {game} in 300 plies");
+}
+
+#[test]
+fn a_docking_move_shows_where_the_displaced_checker_went() {
+    let (fen, docking) = find_position("stykovka", |m| m.contains('/'));
+    let retreat = docking.rsplit('/').next().expect("the retreat square").to_owned();
+    let mut referee = Engine::start("stykovka", "standard");
+    referee.send(&format!("position fen {fen}"));
+    let path = referee.json("movepaths")["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .find(|m| m["move"] == json!(docking))
+        .expect("the docking move")["path"]
+        .clone();
+    let path: Vec<String> = serde_json::from_value(path).expect("cells");
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("docking").await;
+        page.open(&server).await;
+        page.new_game("stykovka", "standard", ["", ""], "1", 0, &fen).await;
+        page.wait("document.body.dataset.phase === 'human'", "the position").await;
+        for cell in &path {
+            page.click_cell(cell).await;
+        }
+        if page.eval("!document.getElementById('chooser').hidden").await == json!(true) {
+            page.click(&format!("#chooser [data-move='{docking}']")).await;
+        }
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 1", "the move").await;
+        assert_eq!(page.moves().await, vec![docking.clone()]);
+        let last = cells(&mut page, "#cells [data-cell].last").await;
+        assert!(last.contains(&retreat), "{retreat} (where the checker went) not marked: {last:?}");
+        page.screenshot_view(&screenshot_dir().join("stykovka-docking.png")).await;
+    });
+}
+
+#[test]
+fn a_game_from_a_position_with_player_2_to_move_is_numbered_and_recorded_right() {
+    let fen = "B6B/8/8/8/8/8/W7/7W b";
+    let mut referee = Engine::start("otrazhenie", "standard");
+    referee.send(&format!("position fen {fen}"));
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("black-first").await;
+        page.open(&server).await;
+        page.new_game("otrazhenie", "standard", ["", ""], "1", 0, fen).await;
+        page.wait("document.body.dataset.phase === 'human'", "the position").await;
+        let played = click_first_move(&mut page, &mut referee, "").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 1", "the move").await;
+        let first_row = page.eval("document.querySelector('#moves li').innerText").await;
+        let first_row =
+            first_row.as_str().unwrap_or_default().split_whitespace().collect::<Vec<_>>();
+        assert_eq!(first_row, ["1.", "…", played.as_str()]);
+        let record = page.eval("document.getElementById('record').value").await;
+        let record = record.as_str().unwrap_or_default().to_owned();
+        assert!(record.contains(&format!("1... {played} *")), "{record}");
+        // The record names its position: replay needs nothing else.
+        let replayed = replay_record(&record);
+        let position = page.eval("document.getElementById('position').value").await;
+        assert!(replayed.contains(&format!("position {}\n", position.as_str().unwrap_or("?"))));
+    });
+}
+
+/// `igroteka replay --game <its [Game] tag>` of `record`: what it prints.
+fn replay_record(record: &str) -> String {
+    let game = record
+        .split("[Game \"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("a [Game] tag");
+    replay(&["--game", game], record)
+}
+
+#[test]
+fn the_record_of_a_capped_game_replays_to_its_result() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("capped").await;
+        page.open(&server).await;
+        page.new_game("otrazhenie", "standard", ["random", "random"], "1", 6, "").await;
+        page.wait("document.body.dataset.phase === 'over'", "the cap").await;
+        let shown = page.text("result").await;
+        assert!(shown.contains("ply limit"), "{shown}");
+        let record = page.eval("document.getElementById('record').value").await;
+        let record = record.as_str().unwrap_or_default().to_owned();
+        assert!(record.contains("[MaxPlies \"6\"]"), "{record}");
+        let replayed = replay_record(&record);
+        assert!(replayed.contains("result 1/2-1/2 reason ply limit"), "{replayed}");
+    });
+}
+
+#[test]
+fn the_last_move_mark_never_covers_a_kings_letter() {
+    // A White king on K2 moves; its letter must stay uncovered.
+    let fen = "W:WKK2:BA1";
+    let mut referee = Engine::start("hexdraughts", "standard");
+    referee.send(&format!("position fen {fen}"));
+    assert_ne!(referee.query("moves"), "", "{fen} has moves");
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("king").await;
+        page.open(&server).await;
+        page.new_game("hexdraughts", "standard", ["", ""], "1", 0, fen).await;
+        page.wait("document.body.dataset.phase === 'human'", "the position").await;
+        click_first_move(&mut page, &mut referee, "K2").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 1", "the move").await;
+        // Nothing drawn after the king's letter overlaps it.
+        let over = page
+            .eval(
+                "(() => { const letter = [...document.querySelectorAll('#pieces text')].find(t => t.textContent === 'K'); \
+                 if (!letter) return 'no letter'; const a = letter.getBoundingClientRect(); \
+                 const later = [...document.querySelectorAll('#board *')].filter(e => \
+                   letter.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING && !letter.contains(e) && e.getBoundingClientRect); \
+                 return later.filter(e => { const b = e.getBoundingClientRect(); \
+                   return b.width > 0 && b.left < a.right && b.right > a.left && b.top < a.bottom && b.bottom > a.top; }) \
+                   .map(e => e.outerHTML.slice(0, 80)); })()",
+            )
+            .await;
+        assert_eq!(over, json!([]));
+    });
+}
+
+#[test]
+fn hexdraughts_shows_field_numbers_and_three_field_colours() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("hexfields").await;
+        page.open(&server).await;
+        page.new_game("hexdraughts", "standard", ["", ""], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the board").await;
+        let fills = page
+            .eval("new Set([...document.querySelectorAll('#cells polygon:not(.mark)')].map(p => p.getAttribute('fill'))).size")
+            .await;
+        assert_eq!(fills, json!(3));
+        // Every field shows its number inside it.
+        let unnumbered = page
+            .eval(
+                "[...document.querySelectorAll('#cells [data-cell]')].filter(g => { \
+                 const r = g.getBoundingClientRect(); const n = g.dataset.cell.slice(1); \
+                 return ![...document.querySelectorAll('#labels .field')].some(t => { \
+                 const b = t.getBoundingClientRect(); const x = b.left + b.width / 2, y = b.top + b.height / 2; \
+                 return t.textContent === n && x > r.left && x < r.right && y > r.top && y < r.bottom; }); }).length",
+            )
+            .await;
+        assert_eq!(unnumbered, json!(0));
+        page.screenshot_view(&screenshot_dir().join("hexdraughts-fields.png")).await;
+    });
+}
+
+#[test]
+fn the_page_has_an_icon_colours_the_result_by_what_it_means_to_the_person_and_keeps_it_on_reload() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("result").await;
+        page.open(&server).await;
+        let icon = page
+            .eval("fetch('/favicon.ico').then(r => r.status + ' ' + r.headers.get('content-type'))")
+            .await;
+        assert_eq!(icon, json!("200 image/svg+xml"));
+        // Won: Black has nothing left.
+        page.new_game("otrazhenie", "standard", ["", "alphabeta"], "1", 0, "W7/8/8/8/8/8/8/8 b")
+            .await;
+        page.wait("document.body.dataset.phase === 'over'", "the end").await;
+        assert_eq!(page.eval("document.getElementById('banner').className").await, json!("won"));
+        let won = page.eval("getComputedStyle(document.getElementById('result')).color").await;
+        // Lost: the person resigns.
+        page.new_game("otrazhenie", "standard", ["", "alphabeta"], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        let movable = page.eval("document.querySelector('[data-cell].start').dataset.cell").await;
+        let movable = movable.as_str().expect("a piece that may move").to_owned();
+        page.click("#resign").await;
+        page.click("#resign").await;
+        page.wait("document.body.dataset.phase === 'over'", "the resignation").await;
+        assert_eq!(page.eval("document.getElementById('banner').className").await, json!("lost"));
+        let lost = page.eval("getComputedStyle(document.getElementById('result')).color").await;
+        assert_ne!(won, lost);
+        let (r, g) = rgb(&lost);
+        assert!(r > g, "a loss is not shown in green: {lost}");
+        assert!(page.text("why").await.contains("White resigned"));
+        page.screenshot_view(&screenshot_dir().join("resigned.png")).await;
+        // A reload brings back the ended game, not a live one.
+        let result = page.text("result").await;
+        page.reload("['human', 'over'].includes(document.body?.dataset.phase)").await;
+        assert_eq!(page.phase().await, "over");
+        assert_eq!(page.eval("document.getElementById('banner').hidden").await, json!(false));
+        assert_eq!(page.text("result").await, result);
+        assert!(page.text("why").await.contains("White resigned"), "{}", page.text("why").await);
+        page.click_cell(&movable).await;
+        let marks = page.eval("document.querySelectorAll('#targets circle, [data-cell].start, [data-cell].selected').length").await;
+        assert_eq!(marks, json!(0), "the board of an ended game is inert");
+    });
+}
+
+/// The red and green of a CSS `rgb(r, g, b)`.
+fn rgb(colour: &Value) -> (u32, u32) {
+    let text = colour.as_str().unwrap_or_default();
+    let numbers: Vec<u32> = text
+        .trim_start_matches("rgb(")
+        .trim_end_matches(')')
+        .split(',')
+        .filter_map(|n| n.trim().parse().ok())
+        .collect();
+    (numbers[0], numbers[1])
+}
+
+// ----- every move by clicks: the property test -----
+
+/// A small deterministic generator (a 64-bit LCG), so the positions are the
+/// same on every run.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 =
+            self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) as usize) % n
+    }
+}
+
+/// The position texts of `game`'s start and after 10, 40 and 100 random
+/// plies (those reached before the game ends).
+fn sample_positions(game: &str, variant: &str, seed: u64) -> Vec<(usize, String)> {
+    let mut referee = Engine::start(game, variant);
+    let mut random = Lcg(seed);
+    let mut moves: Vec<String> = Vec::new();
+    let mut found = Vec::new();
+    for ply in 0..=100 {
+        referee.send(&format!("position startpos moves {}", moves.join(" ")));
+        if [0, 10, 40, 100].contains(&ply) {
+            found.push((ply, referee.query("fen")));
+        }
+        let legal = referee.query("moves");
+        let legal: Vec<&str> = legal.split_whitespace().collect();
+        if legal.is_empty() {
+            break;
+        }
+        moves.push(legal[random.below(legal.len())].to_owned());
+    }
+    found
+}
+
+/// Makes every legal move of the page's position by clicks at cell centres
+/// (and on the chooser, when moves share a path), catching what the page
+/// would send instead of sending it; the moves that could not be made.
+async fn unreachable_moves(page: &mut Page, moves: &[Value]) -> Vec<String> {
+    // Where each cell (and the mover's reserve) is on the screen.
+    let points = page
+        .eval(
+            "(() => { window.scrollTo(0, 0); const out = {}; \
+             for (const g of document.querySelectorAll('#cells [data-cell]')) { \
+               const poly = g.querySelector('polygon'); const pts = [...poly.points]; \
+               const x = pts.reduce((s, p) => s + p.x, 0) / pts.length; \
+               const y = pts.reduce((s, p) => s + p.y, 0) / pts.length; \
+               const p = new DOMPoint(x, y).matrixTransform(poly.getScreenCTM()); \
+               out[g.dataset.cell] = [p.x, p.y]; } \
+             const r = document.querySelector('.bar[data-cell=\"reserve\"]')?.getBoundingClientRect(); \
+             if (r) out.reserve = [r.x + r.width / 2, r.y + r.height / 2]; \
+             ws.send = (text) => { window.sent = JSON.parse(text); }; return out; })()",
+        )
+        .await;
+    // Back to the position, as if the move had not been sent.
+    const RESET: &str = "window.sent = null; setPhase('human'); cancelSelection();";
+    page.eval(RESET).await;
+    let mut missed = Vec::new();
+    for m in moves {
+        let text = m["move"].as_str().expect("a move").to_owned();
+        let path: Vec<&str> =
+            m["path"].as_array().expect("a path").iter().filter_map(Value::as_str).collect();
+        if path.is_empty() {
+            page.click(&format!("#passes [data-move='{text}']")).await;
+        }
+        for cell in &path {
+            let (Some(x), Some(y)) = (points[cell][0].as_f64(), points[cell][1].as_f64()) else {
+                panic!("no point for {cell}");
+            };
+            for kind in ["mousePressed", "mouseReleased"] {
+                let params =
+                    json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1});
+                page.call("Input.dispatchMouseEvent", params).await;
+            }
+        }
+        // What the page sent, or where the chooser offers the move; then
+        // back to the position.
+        let check = format!(
+            "(() => {{ const sent = window.sent; const b = document.querySelector(\
+             '#chooser:not([hidden]) [data-move=\"' + {text:?} + '\"]'); const r = b?.getBoundingClientRect(); \
+             if (sent || !b) {{ {RESET} }} \
+             return sent ? sent.move : b ? [r.x + r.width / 2, r.y + r.height / 2] : null; }})()"
+        );
+        let answer = page.eval(&check).await;
+        let sent = match answer {
+            Value::String(sent) => Some(sent),
+            Value::Array(point) => {
+                let (x, y) = (point[0].as_f64().unwrap_or(0.0), point[1].as_f64().unwrap_or(0.0));
+                page.click_at(x, y).await;
+                let sent = page
+                    .eval(&format!(
+                        "(() => {{ const s = window.sent; {RESET} return s?.move ?? null; }})()"
+                    ))
+                    .await;
+                sent.as_str().map(str::to_owned)
+            }
+            _ => None,
+        };
+        if sent.as_deref() != Some(text.as_str()) {
+            missed.push(format!("{text} (path {path:?}; the page sent {sent:?})"));
+        }
+    }
+    // The page talks to the server again.
+    page.eval("delete ws.send").await;
+    missed
+}
+
+#[test]
+fn every_legal_move_of_sampled_positions_is_made_by_clicks() {
+    let games = serve_support::games();
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("every-move").await;
+        page.open(&server).await;
+        let mut total = 0;
+        for (g, (game, variants)) in games.iter().enumerate() {
+            for (v, variant) in variants.iter().enumerate() {
+                let seed = 1 + (g * 16 + v) as u64;
+                for (ply, fen) in sample_positions(game, variant, seed) {
+                    page.new_game(game, variant, ["", ""], "1", 0, &fen).await;
+                    page.wait("document.body.dataset.phase === 'human'", "the position").await;
+                    let moves = page.eval("state.movepaths.moves").await;
+                    let moves = moves.as_array().expect("moves").clone();
+                    let mut referee = Engine::start(game, variant);
+                    referee.send(&format!("position fen {fen}"));
+                    assert_eq!(json!(moves), referee.json("movepaths")["moves"], "{game} {fen}");
+                    let missed = unreachable_moves(&mut page, &moves).await;
+                    assert!(
+                        missed.is_empty(),
+                        "{game} {variant} after {ply} plies ({fen}): {} of {} moves not made by clicks: {missed:?}",
+                        missed.len(),
+                        moves.len()
+                    );
+                    total += moves.len();
+                }
+            }
+        }
+        eprintln!("{total} moves made by clicks");
+    });
+}
+
+// ----- features, by real input -----
+
+/// The moves shown, the position text shown.
+async fn position_text(page: &mut Page) -> String {
+    page.eval("document.getElementById('position').value")
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[test]
+fn the_game_is_looked_back_through_by_keys_and_clicks_and_back_to_live() {
+    let mut referee = Engine::start("otrazhenie", "standard");
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("navigate").await;
+        page.open(&server).await;
+        page.new_game("otrazhenie", "standard", ["", ""], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        let mut fens = vec![referee.query("fen")];
+        let mut moves: Vec<String> = Vec::new();
+        for n in 1..=3 {
+            referee.send(&format!("position startpos moves {}", moves.join(" ")));
+            moves.push(click_first_move(&mut page, &mut referee, "").await);
+            page.wait(
+                &format!("document.querySelectorAll('#moves [data-move]').length === {n} && document.body.dataset.phase === 'human'"),
+                "the move",
+            )
+            .await;
+            referee.send(&format!("position startpos moves {}", moves.join(" ")));
+            fens.push(referee.query("fen"));
+        }
+        assert_eq!(position_text(&mut page).await, fens[3]);
+        page.click("#moves").await;
+        page.key("ArrowLeft", "ArrowLeft", 37).await;
+        page.wait("document.getElementById('board').classList.contains('history')", "history")
+            .await;
+        assert_eq!(position_text(&mut page).await, fens[2]);
+        assert!(page.text("status").await.contains("Move 2 of 3"));
+        assert_eq!(page.eval("!document.getElementById('live').hidden").await, json!(true));
+        page.key("Home", "Home", 36).await;
+        page.wait(
+            &format!("document.getElementById('position').value === {:?}", fens[0]),
+            "the start",
+        )
+        .await;
+        page.key("ArrowRight", "ArrowRight", 39).await;
+        page.wait(
+            &format!("document.getElementById('position').value === {:?}", fens[1]),
+            "move 1",
+        )
+        .await;
+        // A click on a move in the list shows the position after it.
+        page.click("#moves [data-ply='2']").await;
+        page.wait(
+            &format!("document.getElementById('position').value === {:?}", fens[2]),
+            "move 2",
+        )
+        .await;
+        page.screenshot_view(&screenshot_dir().join("history.png")).await;
+        // While looking back the board takes no move; the button returns.
+        page.click("#live").await;
+        page.wait("!document.getElementById('board').classList.contains('history')", "live").await;
+        assert_eq!(position_text(&mut page).await, fens[3]);
+        page.key("Home", "Home", 36).await;
+        page.key("End", "End", 35).await;
+        page.wait("!document.getElementById('board').classList.contains('history')", "End").await;
+        assert_eq!(page.phase().await, "human");
+    });
+}
+
+/// The y of cell `name`'s centre on the screen.
+async fn cell_y(page: &mut Page, name: &str) -> f64 {
+    page.cell_point(name).await.1
+}
+
+#[test]
+fn the_board_turns_for_player_2_and_a_rematch_swaps_colours() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("flip").await;
+        page.open(&server).await;
+        page.new_game("otrazhenie", "standard", ["alphabeta", ""], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the person to move").await;
+        // A person plays: the analysis is hidden until asked for.
+        assert_eq!(page.eval("document.getElementById('analysis-box').open").await, json!(false));
+        assert_eq!(page.eval("document.getElementById('evalbar').hidden").await, json!(true));
+        // The person plays Black (drawn on top): the board is turned.
+        assert!(cell_y(&mut page, "a1").await < cell_y(&mut page, "a8").await);
+        let bar = |id: &str| format!("document.getElementById('{id}').getBoundingClientRect().top");
+        let (own, other) = (page.eval(&bar("reserve-2")).await, page.eval(&bar("reserve-1")).await);
+        assert!(own.as_f64() > other.as_f64(), "the person's bar is below the board");
+        page.screenshot_view(&screenshot_dir().join("flipped.png")).await;
+        page.click("#flip").await;
+        assert!(cell_y(&mut page, "a1").await > cell_y(&mut page, "a8").await);
+        page.click("#flip").await;
+        // Resign, then a rematch with colours swapped: the person is White.
+        page.click("#resign").await;
+        page.click("#resign").await;
+        page.wait("document.body.dataset.phase === 'over'", "the resignation").await;
+        assert!(page.text("why").await.contains("Black resigned"));
+        page.click("#rematch").await;
+        page.wait(
+            "document.body.dataset.phase === 'human' && document.getElementById('title').innerText.includes('White (you)')",
+            "the rematch",
+        )
+        .await;
+        assert!(cell_y(&mut page, "a1").await > cell_y(&mut page, "a8").await);
+        assert_eq!(page.moves().await, Vec::<String>::new());
+    });
+}
+
+#[test]
+fn a_move_is_made_by_drag_and_drop_and_by_keys() {
+    let mut referee = Engine::start("stykovka", "standard");
+    let paths = referee.json("movepaths");
+    let first = paths["moves"][0].clone();
+    let path: Vec<String> = serde_json::from_value(first["path"].clone()).expect("a path");
+    let text = first["move"].as_str().expect("a move").to_owned();
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("drag").await;
+        page.open(&server).await;
+        page.new_game("stykovka", "standard", ["", ""], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        // Drag: press on the piece, move with the button held, release on the target.
+        let (x0, y0) = page.cell_point(&path[0]).await;
+        let (x1, y1) = page.cell_point(&path[1]).await;
+        let mouse = |kind: &str, x: f64, y: f64, buttons: u32| json!({"type": kind, "x": x, "y": y, "button": "left", "buttons": buttons, "clickCount": 1});
+        page.call("Input.dispatchMouseEvent", mouse("mouseMoved", x0, y0, 0)).await;
+        page.call("Input.dispatchMouseEvent", mouse("mousePressed", x0, y0, 1)).await;
+        for i in 1..=5 {
+            let t = f64::from(i) / 5.0;
+            let params = mouse("mouseMoved", x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, 1);
+            page.call("Input.dispatchMouseEvent", params).await;
+        }
+        page.call("Input.dispatchMouseEvent", mouse("mouseReleased", x1, y1, 0)).await;
+        page.wait(
+            "document.querySelectorAll('#moves [data-move]').length === 1",
+            "the dragged move",
+        )
+        .await;
+        assert_eq!(page.moves().await, vec![text.clone()]);
+        page.wait("document.body.dataset.phase === 'human'", "Black to move").await;
+        // Keys: from a focused cell, arrows to a piece, Enter, arrows to its target, Enter.
+        referee.send(&format!("position startpos moves {text}"));
+        let reply = referee.json("movepaths")["moves"][0].clone();
+        let reply_path: Vec<String> =
+            serde_json::from_value(reply["path"].clone()).expect("a path");
+        let square = |name: &str| {
+            let b = name.as_bytes();
+            (i32::from(b[0] - b'a'), i32::from(b[1] - b'1'))
+        };
+        page.eval("document.querySelector('[data-cell=\"a1\"]').focus()").await;
+        let mut at = square("a1");
+        for cell in &reply_path {
+            let to = square(cell);
+            while at.0 != to.0 {
+                let (key, code) = if to.0 > at.0 { ("ArrowRight", 39) } else { ("ArrowLeft", 37) };
+                page.key(key, key, code).await;
+                at.0 += (to.0 - at.0).signum();
+            }
+            while at.1 != to.1 {
+                let (key, code) = if to.1 > at.1 { ("ArrowUp", 38) } else { ("ArrowDown", 40) };
+                page.key(key, key, code).await;
+                at.1 += (to.1 - at.1).signum();
+            }
+            let focused = page.eval("document.activeElement?.dataset?.cell ?? null").await;
+            assert_eq!(focused, json!(cell));
+            page.key("Enter", "Enter", 13).await;
+        }
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 2", "the keyed move")
+            .await;
+        assert_eq!(page.moves().await[1], reply["move"].as_str().expect("a move"));
+    });
+}
+
+#[test]
+fn a_person_whose_clock_runs_out_loses_on_time() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("clock").await;
+        page.open(&server).await;
+        // 0.02 minutes (1.2 s) each, no increment.
+        page.eval("document.getElementById('clock-base').value = '0.02'").await;
+        page.new_game("otrazhenie", "standard", ["", "alphabeta"], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        let clocks = page.eval("document.querySelectorAll('.bar .clock').length").await;
+        assert_eq!(clocks, json!(2));
+        page.wait("document.body.dataset.phase === 'over'", "the flag").await;
+        assert!(
+            page.text("why").await.contains("White ran out of time"),
+            "{}",
+            page.text("why").await
+        );
+        assert_eq!(page.eval("document.getElementById('banner').className").await, json!("lost"));
+        let record = page.eval("document.getElementById('record').value").await;
+        assert!(
+            record.as_str().unwrap_or("").contains("[Termination \"time forfeit\"]"),
+            "{record}"
+        );
+        page.screenshot_view(&screenshot_dir().join("flag.png")).await;
+    });
+}
+
+#[test]
+fn engine_against_engine_pauses_steps_and_goes_on_after_a_reload() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("pause").await;
+        page.open(&server).await;
+        // Half a second between moves, so that the game lasts.
+        page.eval(
+            "(() => { const s = document.getElementById('speed'); s.value = '500'; \
+             s.dispatchEvent(new Event('change')); })()",
+        )
+        .await;
+        page.new_game("hexdraughts", "standard", ["random", "random"], "1", 0, "").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length >= 2", "moves").await;
+        page.click("#pause").await;
+        page.wait(
+            "document.getElementById('pause').innerText === 'Resume' && !document.getElementById('step').disabled",
+            "the pause",
+        )
+        .await;
+        // Analysis is shown for engines: an evaluation bar and a graph, each
+        // naming the side it favours.
+        page.wait("!document.getElementById('evalbar').hidden && document.getElementById('evalbar').title.startsWith('Evaluation: ')", "the evaluation bar").await;
+        assert_eq!(page.text("graph-top").await, "↑ White better");
+        assert_eq!(page.text("graph-bottom").await, "↓ Black better");
+        page.wait("document.querySelectorAll('#graph polyline').length === 1", "the score graph")
+            .await;
+        page.screenshot_view(&screenshot_dir().join("engines.png")).await;
+        let held = page.moves().await.len();
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert_eq!(page.moves().await.len(), held, "no move while paused");
+        page.click("#step").await;
+        page.wait(
+            &format!("document.querySelectorAll('#moves [data-move]').length === {} && !document.getElementById('step').disabled", held + 1),
+            "one step",
+        )
+        .await;
+        page.click("#pause").await;
+        page.wait(
+            &format!("document.querySelectorAll('#moves [data-move]').length > {}", held + 2),
+            "play again",
+        )
+        .await;
+        // A reload: the moves are kept and the engines play on, as fast as
+        // they were watched.
+        let before = page.moves().await;
+        page.reload(
+            "['thinking', 'over'].includes(document.body?.dataset.phase) \
+             && document.querySelectorAll('#moves [data-move]').length > 0",
+        )
+        .await;
+        let after = page.moves().await;
+        assert!(after.starts_with(&before), "{before:?} then {after:?}");
+        assert_eq!(page.eval("document.getElementById('speed').value").await, json!("500"));
+        page.wait(
+            &format!(
+                "document.querySelectorAll('#moves [data-move]').length > {}",
+                after.len() + 1
+            ),
+            "the engines to play on",
+        )
+        .await;
+    });
+}
+
+#[test]
+fn rules_from_the_engine_a_zone_legend_and_readable_stacks() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("rules").await;
+        page.open(&server).await;
+        page.new_game("city", "16c", ["", ""], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        page.click("#open-rules").await;
+        page.wait("document.getElementById('rules-dialog').open", "the rules").await;
+        let rules = page.text("rules-text").await;
+        assert!(rules.contains("bazaar") && rules.contains("compulsory"), "{rules}");
+        let legend =
+            page.eval("[...document.querySelectorAll('#legend span')].map(s => s.innerText)").await;
+        assert_eq!(legend, json!(["bazaar", "outside", "town", "wall"]));
+        page.screenshot_view(&screenshot_dir().join("rules.png")).await;
+        page.click("#close-rules").await;
+        // Each square names its zone.
+        let title =
+            page.eval("document.querySelector('[data-cell=\"e5\"] title').textContent").await;
+        assert_eq!(title, json!("e5 (bazaar)"));
+        // Focus: a stack's make-up, bottom to top, is the square's tooltip and
+        // is told when the square has the keyboard's focus.
+        page.new_game("focus", "standard", ["", ""], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "Focus").await;
+        let mut referee = Engine::start("focus", "standard");
+        let played = click_first_move(&mut page, &mut referee, "").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 1", "the move").await;
+        let to = played.split('-').nth(1).expect("a stack move").to_owned();
+        page.click_cell(&to).await;
+        let focused = page.eval("document.activeElement?.dataset?.cell ?? null").await;
+        assert_eq!(focused, json!(to));
+        let told = page.text("cellinfo").await;
+        assert!(told.starts_with(&format!("{to}: a stack of 2, top to bottom: ")), "{told}");
+        let rules = page.eval("rules").await;
+        assert!(rules.as_str().unwrap_or("").contains("Sackson"), "{rules}");
+    });
+}
+
+/// The WCAG contrast ratio of each element's text (`fill` for SVG text, the
+/// edge of a player's disc) against the first opaque background behind it, by name.
+const CONTRASTS: &str = "((parts) => { \
+    const rgba = (c) => c.match(/[\\d.]+/g).map(Number); \
+    const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }; \
+      return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); }; \
+    const behind = (e) => { for (; e; e = e.parentElement) { const c = rgba(getComputedStyle(e).backgroundColor); \
+      if (c.length < 4 || c[3] > 0.5) return c; } return [255, 255, 255]; }; \
+    const out = {}; for (const [name, selector] of parts) { const e = document.querySelector(selector); \
+      if (!e) { out[name] = 'missing'; continue; } const s = getComputedStyle(e); \
+      const ink = rgba(e.classList.contains('disc') ? s.borderTopColor : e instanceof SVGElement ? s.fill : s.color); \
+      const [a, b] = [lum(ink), lum(behind(e))].sort((x, y) => y - x); \
+      out[name] = Math.round((a + 0.05) / (b + 0.05) * 10) / 10; } return out; })";
+
+#[test]
+fn dark_mode_follows_the_system_with_readable_text() {
+    let mut referee = Engine::start("adiyukh", "standard");
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("dark").await;
+        let media = json!({"features": [{"name": "prefers-color-scheme", "value": "dark"}]});
+        page.call("Emulation.setEmulatedMedia", media).await;
+        page.open(&server).await;
+        page.new_game("adiyukh", "standard", ["", "alphabeta"], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        let background =
+            page.eval("getComputedStyle(document.documentElement).backgroundColor").await;
+        let (r, g) = rgb(&background);
+        assert!(r < 60 && g < 60, "a dark page: {background}");
+        click_first_move(&mut page, &mut referee, "").await;
+        page.wait(
+            "document.querySelectorAll('#moves [data-move]').length === 2 && document.body.dataset.phase === 'human'",
+            "the engine's answer",
+        )
+        .await;
+        page.screenshot_view(&screenshot_dir().join("dark.png")).await;
+        page.click("#open-setup").await;
+        page.wait("document.getElementById('setup-dialog').open", "the dialog").await;
+        page.screenshot_view(&screenshot_dir().join("dark-setup.png")).await;
+        let parts = json!([
+            ["board coordinates", "#labels text"],
+            ["player bar", "#reserve-1 .name"],
+            ["other bar", "#reserve-2 .name"],
+            ["status", "#status"],
+            ["move", "#moves [data-move]"],
+            ["last move", "#moves [data-move]:last-of-type"],
+            ["move number", "#moves .num"],
+            ["record", "#record"],
+            ["dark player's disc edge", "#reserve-2 .disc"],
+            ["dialog", "#setup-dialog label"],
+            ["dialog field", "#setup-dialog select"],
+        ]);
+        let contrasts = page.eval(&format!("{CONTRASTS}({parts})")).await;
+        let low: Vec<String> = contrasts
+            .as_object()
+            .expect("ratios")
+            .iter()
+            .filter(|(_, ratio)| ratio.as_f64().is_none_or(|r| r < 4.5))
+            .map(|(name, ratio)| format!("{name} {ratio}"))
+            .collect();
+        assert!(low.is_empty(), "hard to read in dark mode: {low:?} (all: {contrasts})");
+    });
+}
+
+#[test]
+fn moves_are_animated_unless_the_system_asks_for_less_motion() {
+    let mut referee = Engine::start("otrazhenie", "standard");
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("motion").await;
+        page.open(&server).await;
+        page.new_game("otrazhenie", "standard", ["", ""], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        // Count the animations the page starts.
+        page.eval(
+            "(() => { window.animations = 0; const original = Element.prototype.animate; \
+             Element.prototype.animate = function (...a) { window.animations++; return original.apply(this, a); }; })()",
+        )
+        .await;
+        let first = click_first_move(&mut page, &mut referee, "").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 1", "the move").await;
+        assert_eq!(page.eval("window.animations").await, json!(1));
+        let media = json!({"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]});
+        page.call("Emulation.setEmulatedMedia", media).await;
+        referee.send(&format!("position startpos moves {first}"));
+        click_first_move(&mut page, &mut referee, "").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 2", "the reply")
+            .await;
+        assert_eq!(page.eval("window.animations").await, json!(1), "no animation with less motion");
+    });
+}
+
+/// The minutes and seconds a clock of the page shows, in ms.
+async fn clock_ms(page: &mut Page, side: u8) -> u64 {
+    let text = page
+        .eval(&format!("document.querySelector('.bar .clock[data-side=\"{side}\"]').innerText"))
+        .await;
+    let text = text.as_str().unwrap_or_default();
+    let (minutes, seconds) = text.split_once(':').unwrap_or_else(|| panic!("a clock: {text:?}"));
+    let minutes: f64 = minutes.parse().unwrap_or_else(|_| panic!("a clock: {text:?}"));
+    let seconds: f64 = seconds.parse().unwrap_or_else(|_| panic!("a clock: {text:?}"));
+    ((minutes * 60.0 + seconds) * 1000.0) as u64
+}
+
+#[test]
+fn the_time_left_on_the_clocks_survives_a_reload() {
+    let mut referee = Engine::start("otrazhenie", "standard");
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("clock-reload").await;
+        page.open(&server).await;
+        // A minute each.
+        page.eval("document.getElementById('clock-base').value = '1'").await;
+        page.new_game("otrazhenie", "standard", ["", "alphabeta"], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        // Let White's clock run a few seconds before the move.
+        page.wait(
+            "document.querySelector('.bar .clock[data-side=\"1\"]').innerText <= '0:56'",
+            "White's clock to run",
+        )
+        .await;
+        let first = move_and_answer(&mut page, &mut referee).await;
+        let before = clock_ms(&mut page, 1).await;
+        assert!(before <= 56_000, "White's clock ran: {before} ms");
+        page.reload("document.body?.dataset.phase === 'human'").await;
+        assert_eq!(page.moves().await[0], first);
+        let after = clock_ms(&mut page, 1).await;
+        // The time used is kept (a clock shows whole seconds; the reload
+        // itself may take a few).
+        assert!(
+            after <= before && after + 10_000 >= before,
+            "{before} ms before, {after} ms after"
+        );
+        let black = clock_ms(&mut page, 2).await;
+        assert!(black <= 60_000 && black + 10_000 >= 60_000, "Black: {black} ms");
+    });
+}
+
+/// The person (White, at the start position) makes the first move the
+/// referee lists, by clicks, and the engine answers; the person's move.
+async fn move_and_answer(page: &mut Page, referee: &mut Engine) -> String {
+    let moves = page.moves().await;
+    if moves.is_empty() {
+        referee.send("position startpos");
+    } else {
+        referee.send(&format!("position startpos moves {}", moves.join(" ")));
+    }
+    let played = click_first_move(page, referee, "").await;
+    page.wait(
+        &format!(
+            "document.querySelectorAll('#moves [data-move]').length === {} \
+             && document.body.dataset.phase === 'human'",
+            moves.len() + 2
+        ),
+        "the engine's answer",
+    )
+    .await;
+    played
+}
+
+#[test]
+fn the_sound_toggle_is_remembered_and_sounds_a_move_only_when_on() {
+    let mut referee = Engine::start("otrazhenie", "standard");
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("sound").await;
+        page.open(&server).await;
+        assert_eq!(page.text("sound").await, "Sound off");
+        page.new_game("otrazhenie", "standard", ["", "alphabeta"], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        page.click("#sound").await;
+        assert_eq!(page.text("sound").await, "Sound on");
+        // Remembered over a reload (which resumes the game).
+        page.reload("document.body?.dataset.phase === 'human'").await;
+        assert_eq!(page.text("sound").await, "Sound on");
+        assert_eq!(
+            page.eval("document.getElementById('sound').getAttribute('aria-pressed')").await,
+            json!("true")
+        );
+        // Count the tones the page starts.
+        page.eval(
+            "(() => { window.tones = 0; const original = OscillatorNode.prototype.start; \
+             OscillatorNode.prototype.start = function (...a) { window.tones++; return original.apply(this, a); }; })()",
+        )
+        .await;
+        move_and_answer(&mut page, &mut referee).await;
+        assert_eq!(page.eval("window.tones").await, json!(2), "a tone for each move");
+        page.click("#sound").await;
+        assert_eq!(page.text("sound").await, "Sound off");
+        move_and_answer(&mut page, &mut referee).await;
+        assert_eq!(page.eval("window.tones").await, json!(2), "no tone with the sound off");
+        page.reload("document.body?.dataset.phase === 'human'").await;
+        assert_eq!(page.text("sound").await, "Sound off");
     });
 }

@@ -218,7 +218,10 @@ async fn more_games_than_the_limit_are_refused() {
     let mut second = connect(&server).await;
     until(&mut second, "hello").await;
     send(&mut second, people()).await;
-    let refusal = until_fatal(&mut second).await;
+    // Refused as a New game that did not start: nothing to restart.
+    let refusal = until(&mut second, "error").await;
+    assert_eq!(refusal["restart"], false, "{refusal}");
+    assert_eq!(refusal["new_game"], true, "{refusal}");
     assert!(
         refusal["message"].as_str().unwrap_or("").contains("at most 1 games at once"),
         "{refusal}"
@@ -429,8 +432,9 @@ async fn texts_with_line_breaks_never_reach_the_engines() {
     send(&mut ws, crafted).await;
     let error = until(&mut ws, "error").await;
     assert!(error["message"].as_str().unwrap_or("").contains("holds a line break"), "{error}");
-    // The referee never searched: it is the only child, and idle.
-    server.wait_for_children(0);
+    // The refused game never started, and the running game's referee (its
+    // only process) goes on.
+    server.wait_for_children(1);
 }
 
 /// An engine that writes without line breaks costs the server at most the
@@ -489,4 +493,120 @@ async fn half_sent_requests_are_closed() {
     let mut page = Vec::new();
     whole.read_to_end(&mut page).await.expect("read");
     assert!(String::from_utf8_lossy(&page).starts_with("HTTP/1.1 200"), "no page");
+}
+
+/// An engine on a clock searches under it: `go` carries both players' time
+/// and increments (`p1time p2time p1inc p2inc`, the protocol's
+/// `wtime btime winc binc`), and its time shrinks from move to move.
+#[tokio::test]
+async fn engines_on_a_clock_get_the_time_of_both_sides() {
+    let log = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("clock-go-{}.log", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    // Answers every go with the first legal move the test names, logging go.
+    let fake = serve_support::script(
+        "clock",
+        &format!("go*) echo \"$line\" >> {}; echo 'bestmove a1-a2' ;;", log.display()),
+    );
+    let flag = format!("cmd={}", fake.display());
+    let server = Server::start(&["--engine", "name=clocked", &flag, "--engine", "builtin=random"]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    let clock = json!({"base_ms": 60_000, "inc_ms": 2_000});
+    let mut game = new_game(
+        "otrazhenie",
+        json!({"engine": "clocked", "limit": null, "clock": clock}),
+        json!({"engine": null, "limit": null, "clock": clock}),
+    );
+    game["fen"] = json!("B7/8/8/8/8/8/8/W7 w");
+    send(&mut ws, game).await;
+    // (The fake declares no options: a note, then the game.)
+    let state = loop {
+        let state = next(&mut ws).await;
+        if state["type"] == "state" && state["human_to_move"] == true {
+            break state;
+        }
+    };
+    assert_eq!(state["moves"], json!(["a1-a2"]), "{state}");
+    // White's clock: 60 s less its thinking, plus the increment.
+    let white = state["clocks"][0].as_i64().expect("White's clock");
+    assert!(white > 55_000 && white <= 62_000, "{state}");
+    assert_eq!(state["ticking"], 2, "{state}");
+    let go = std::fs::read_to_string(&log).expect("the engine logged its go");
+    let words: Vec<&str> = go.split_whitespace().collect();
+    for (name, value) in
+        [("p1time", "60000"), ("p2time", "60000"), ("p1inc", "2000"), ("p2inc", "2000")]
+    {
+        let at =
+            words.iter().position(|w| *w == name).unwrap_or_else(|| panic!("no {name} in {go}"));
+        let given: u64 = words[at + 1].parse().expect("a number");
+        let wanted: u64 = value.parse().expect("a number");
+        assert!(given <= wanted && given + 5_000 > wanted, "{name} {given} in {go}");
+    }
+}
+
+/// A resignation ends the game with a verdict, and the view request shows
+/// earlier positions without disturbing the game.
+#[tokio::test]
+async fn resign_and_view() {
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    send(&mut ws, new_game("otrazhenie", side(None, Value::Null), side(None, Value::Null))).await;
+    let start = until(&mut ws, "state").await;
+    let first = start["movepaths"]["moves"][0]["move"].as_str().expect("a move").to_owned();
+    send(&mut ws, json!({"type": "move", "move": first})).await;
+    let after = until(&mut ws, "state").await;
+    send(&mut ws, json!({"type": "view", "ply": 0})).await;
+    let view = until(&mut ws, "view").await;
+    assert_eq!(view["fen"], start["fen"], "{view}");
+    assert_eq!(view["pieces"], start["pieces"], "{view}");
+    send(&mut ws, json!({"type": "view", "ply": 5})).await;
+    let refused = next(&mut ws).await;
+    assert_eq!(refused["type"], "error", "{refused}");
+    send(&mut ws, json!({"type": "resign"})).await;
+    let over = until(&mut ws, "state").await;
+    // Black is to move in a game of two people: Black resigns.
+    assert_eq!(over["game_over"], true, "{over}");
+    assert_eq!(over["verdict"], json!({"result": "p1win", "reason": "resignation", "loser": 2}));
+    assert_eq!(over["fen"], after["fen"]);
+    send(&mut ws, json!({"type": "move", "move": first})).await;
+    let refused = next(&mut ws).await;
+    assert_eq!(refused["type"], "error", "{refused}");
+}
+
+/// A game resumed with a resignation or a flag comes back ended; a verdict
+/// that is not one, or that contradicts the rules' own end, is refused.
+#[tokio::test]
+async fn a_resumed_game_keeps_its_verdict_unless_the_rules_ended_it() {
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    let mut resumed = new_game("otrazhenie", side(None, Value::Null), side(None, Value::Null));
+    resumed["verdict"] = json!({"result": "p2win", "reason": "time"});
+    send(&mut ws, resumed.clone()).await;
+    let over = until(&mut ws, "state").await;
+    assert_eq!(over["game_over"], true, "{over}");
+    assert_eq!(over["human_to_move"], false, "{over}");
+    assert_eq!(over["verdict"], json!({"result": "p2win", "reason": "time", "loser": 1}));
+    for (verdict, wanted) in [
+        (json!({"result": "draw", "reason": "time"}), "p1win or p2win, not 'draw'"),
+        (json!({"result": "p1win", "reason": "stalemate"}), "resignation or time, not"),
+    ] {
+        let mut bad = resumed.clone();
+        bad["verdict"] = verdict;
+        send(&mut ws, bad).await;
+        let refused = until(&mut ws, "error").await;
+        assert_eq!(refused["new_game"], true, "{refused}");
+        assert!(refused["message"].as_str().unwrap_or("").contains(wanted), "{refused}");
+    }
+    // Black has nothing left: the rules ended the game, White won.
+    let mut contradicted = resumed.clone();
+    contradicted["fen"] = json!("W7/8/8/8/8/8/8/8 b");
+    send(&mut ws, contradicted).await;
+    let refused = until(&mut ws, "error").await;
+    assert!(
+        refused["message"].as_str().unwrap_or("").contains("the rules ended this game"),
+        "{refused}"
+    );
 }

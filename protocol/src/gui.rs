@@ -143,6 +143,9 @@ pub enum Query {
     /// `query movepaths`: `response <json>`, every legal move with the cells
     /// a person clicks to make it.
     MovePaths,
+    /// `query rules`: `response <json string>`, the game's rules for people
+    /// (an extension for GUIs).
+    Rules,
 }
 
 fn keyword(token: &str, word: &str) -> bool {
@@ -289,6 +292,7 @@ fn parse_query(rest: &[&str]) -> Result<Query, ParseError> {
         "board" => Query::Board,
         "pieces" => Query::Pieces,
         "movepaths" => Query::MovePaths,
+        "rules" => Query::Rules,
         "islegal" => match rest.get(1) {
             Some(mv) => Query::IsLegal((*mv).to_owned()),
             None => return Err(ParseError::new("query islegal: the move is missing")),
@@ -383,6 +387,7 @@ impl fmt::Display for Query {
             Query::Board => f.write_str("board"),
             Query::Pieces => f.write_str("pieces"),
             Query::MovePaths => f.write_str("movepaths"),
+            Query::Rules => f.write_str("rules"),
         }
     }
 }
@@ -460,6 +465,7 @@ mod tests {
             Query::Board,
             Query::Pieces,
             Query::MovePaths,
+            Query::Rules,
         ] {
             round_trip(GuiMessage::Query(query));
         }

@@ -491,6 +491,8 @@ impl<W: Write + Send + 'static> Engine<W> {
             Query::Board => view::board(position).to_string(),
             Query::Pieces => view::pieces(position, outcome).to_string(),
             Query::MovePaths => view::move_paths(position, outcome.is_some()).to_string(),
+            // One line: the text as a JSON string.
+            Query::Rules => serde_json::Value::String(position.rules().to_owned()).to_string(),
         };
         self.out.send(&EngineMessage::Response(text))
     }

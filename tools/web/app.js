@@ -1,6 +1,6 @@
 // The Igroteka page. It knows no game: the server relays what the referee
 // engine says (query board / pieces / movepaths, info lines), and this page
-// draws it and turns clicks into the moves movepaths lists.
+// draws it and turns clicks, drags and keys into the moves movepaths lists.
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -8,15 +8,30 @@ const $ = (id) => document.getElementById(id);
 
 let ws = null;
 let hello = null; // { games, engines, referee }
-let board = null; // query board
-let state = null; // { moves, fen, pieces, movepaths, to_move, human_to_move, thinking }
-let settings = null; // the last "new" request
+let board = null; // query board of the game on the board
+let rules = null; // query rules of that game, if the referee knows it
+let state = null; // the live position: { moves, fen, pieces, movepaths, to_move, ... }
+let settings = null; // the "new" request of the game on the board
+let pending = null; // a "new" request sent, not yet started
 let prefix = []; // the cells clicked so far towards a move
 let lastPath = []; // the cells of the last move
 let cellInfo = new Map(); // name -> { x, y, r, group }
+let flipped = false;
+let viewPly = null; // the ply shown while looking back; null: the game now
+let positions = []; // ply -> { pieces, fen } seen so far
+let paths = []; // ply -> the path of move `ply` (1-based), when known
+let evals = []; // ply -> the score (player 1's view, centipawns) searched there
+let clockAt = 0; // when the clocks of `state` were read
+let soundOn = localStorage.getItem("igroteka-sound") === "on";
+let paused = false;
+let resignArmed = false;
 
 function setPhase(phase) {
   document.body.dataset.phase = phase;
+}
+
+function phase() {
+  return document.body.dataset.phase;
 }
 
 function send(message) {
@@ -38,9 +53,13 @@ function connect() {
     if (handler) handler(message);
   };
   ws.onclose = () => {
-    if (document.body.dataset.phase !== "refused") {
-      showError("the connection to the server is closed; reload the page", false);
+    if (phase() !== "refused") {
+      showError("the connection to the server is closed; reload the page when it runs again", false);
       setPhase("closed");
+      prefix = [];
+      hideChooser();
+      if (state) render();
+      $("status").textContent = "Disconnected.";
     }
   };
 }
@@ -51,23 +70,71 @@ const handlers = {
     fillSetup();
     $("referee").textContent = `Rules and board from the referee engine: ${message.referee}`;
     setPhase("idle");
-    $("status").textContent = "Choose a game and press New game.";
+    $("status").textContent = "Press New game.";
+    const saved = savedGame();
+    if (saved) {
+      // A reload, Back or a reopened tab: the server replays the moves to
+      // fresh engines, at the speed they were watched at.
+      if ([...$("speed").options].some((o) => Number(o.value) === saved.delay_ms)) $("speed").value = String(saved.delay_ms);
+      startGame(saved);
+    }
   },
   board(message) {
     board = message.board;
+    rules = message.rules;
+    settings = pending ?? settings;
+    pending = null;
     state = null;
     prefix = [];
     lastPath = [];
+    viewPly = null;
+    positions = [];
+    paths = [];
+    evals = [];
+    paused = false;
+    resignArmed = false;
     for (const n of [1, 2]) $(`analysis-${n}`).textContent = "";
+    const people = settings.sides.filter((s) => !s.engine).length;
+    // The person's view from below: flip when the person plays player 2 alone.
+    flipped = !settings.sides[1].engine && settings.sides[0].engine != null;
+    // Analysis is hidden by default while a person plays.
+    $("analysis-box").open = people === 0;
+    closeSetup();
     drawBoard();
+    $("open-rules").disabled = false;
+    $("title").textContent = gameTitle();
   },
   state(message) {
     const previous = state;
+    if (previous && !startsWith(message.moves, previous.moves.slice(0, Math.min(previous.moves.length, message.moves.length)))) {
+      positions = [];
+      paths = [];
+    }
+    positions.length = Math.min(positions.length, message.moves.length + 1);
+    paths.length = Math.min(paths.length, message.moves.length + 1);
+    evals.length = Math.min(evals.length, message.moves.length + 1);
     state = message;
+    clockAt = performance.now();
+    paused = message.paused;
+    positions[message.moves.length] = { pieces: message.pieces, fen: message.fen };
     lastPath = lastMovePath(previous, state);
+    if (lastPath.length) paths[state.moves.length] = lastPath;
     prefix = [];
+    if (viewPly !== null && viewPly >= state.moves.length) viewPly = null;
     hideError();
+    hideChooser();
+    const moved = previous && state.moves.length === previous.moves.length + 1;
+    if (phase() !== "closed") setPhase(livePhase());
     render();
+    if (moved && viewPly === null) {
+      animate(lastPath);
+      beep();
+    }
+    saveGame();
+  },
+  view(message) {
+    positions[message.ply] = { pieces: message.pieces, fen: message.fen };
+    if (viewPly === message.ply) render();
   },
   info(message) {
     const who = playerName(message.side);
@@ -77,22 +144,72 @@ const handlers = {
     if (message.nodes != null) parts.push(`nodes ${message.nodes}`);
     if (message.pv.length) parts.push(`pv ${message.pv.join(" ")}`);
     $(`analysis-${message.side}`).textContent = parts.join(" ");
+    const value = scoreValue(message.score);
+    if (value !== null && state) {
+      evals[state.moves.length] = message.side === 1 ? value : -value;
+      renderEval();
+    }
   },
   error(message) {
-    const phase = document.body.dataset.phase;
-    if (!hello) setPhase("refused");
-    else if (message.restart) setPhase("error");
-    else if (phase === "starting") {
-      // The game did not start (the server closed the old one too).
-      state = null;
-      board = null;
-      $("board").replaceChildren();
-      setPhase("idle");
-      $("status").textContent = "Choose a game and press New game.";
-    } else if (phase === "sent") render();
+    if (!hello) {
+      setPhase("refused");
+    } else if (message.new_game) {
+      // The new game did not start; the one on the board goes on.
+      pending = null;
+      $("setup-error").textContent = message.message;
+      $("setup-error").hidden = false;
+      if (!$("setup-dialog").open) openSetup(true);
+      setPhase(state ? livePhase() : "idle");
+      if (state) render();
+      else {
+        $("status").textContent = "Press New game.";
+        clearSavedGame();
+      }
+    } else if (message.restart) {
+      setPhase("error");
+      $("status").textContent = "The game stopped.";
+      renderButtons();
+    } else if (phase() === "sent" && state) {
+      setPhase(livePhase());
+      render();
+    }
     showError(message.message, message.restart);
   },
 };
+
+// ----- the game in the address, for reloads -----
+
+function saveGame() {
+  if (!settings || !state) return;
+  const saved = { ...settings, moves: state.moves };
+  delete saved.type;
+  saved.delay_ms = Number($("speed").value);
+  // A game ended by resignation or time comes back ended.
+  if (state.verdict) saved.verdict = { result: state.verdict.result, reason: state.verdict.reason };
+  else delete saved.verdict;
+  saved.sides = settings.sides.map((side, i) =>
+    side.clock && state.clocks[i] != null
+      ? { ...side, clock: { ...side.clock, left_ms: Math.max(0, Math.round(clockLeft(i + 1))) } }
+      : side,
+  );
+  history.replaceState(null, "", `#game=${encodeURIComponent(JSON.stringify(saved))}`);
+}
+
+function savedGame() {
+  const match = location.hash.match(/^#game=(.*)$/);
+  if (!match) return null;
+  try {
+    const saved = JSON.parse(decodeURIComponent(match[1]));
+    if (typeof saved.game !== "string" || !Array.isArray(saved.sides)) return null;
+    return saved;
+  } catch {
+    return null;
+  }
+}
+
+function clearSavedGame() {
+  history.replaceState(null, "", location.pathname);
+}
 
 // ----- setup -----
 
@@ -107,18 +224,19 @@ function fillSetup() {
   }
   // A person against the first engine by default.
   $("p2-engine").value = hello.engines[0] ?? "";
-  for (const n of [1, 2]) {
-    const select = $(`p${n}-engine`);
-    const limits = () => {
-      // A person has no limit to set.
-      $(`p${n}-kind`).disabled = select.value === "";
-      $(`p${n}-limit`).disabled = select.value === "";
-    };
-    select.addEventListener("change", limits);
-    limits();
-  }
+  for (const n of [1, 2]) $(`p${n}-engine`).addEventListener("change", limits);
+  limits();
   game.onchange = fillVariants;
   fillVariants();
+}
+
+function limits() {
+  // A person has no limit to set.
+  for (const n of [1, 2]) {
+    const person = $(`p${n}-engine`).value === "";
+    $(`p${n}-kind`).disabled = person;
+    $(`p${n}-limit`).disabled = person;
+  }
 }
 
 function fillVariants() {
@@ -128,33 +246,102 @@ function fillVariants() {
   $("maxplies").value = info.max_plies;
 }
 
+// The form shows the game on the board (or the last one asked for).
+function formFrom(s) {
+  $("game").value = s.game;
+  fillVariants();
+  if (s.variant) $("variant").value = s.variant;
+  s.sides.forEach((side, i) => {
+    const n = i + 1;
+    $(`p${n}-engine`).value = side.engine ?? "";
+    if (side.limit) {
+      const [kind, value] = Object.entries(side.limit)[0];
+      $(`p${n}-kind`).value = kind;
+      $(`p${n}-limit`).value = value;
+    }
+  });
+  const clock = s.sides.find((side) => side.clock)?.clock;
+  $("clock-base").value = clock ? clock.base_ms / 60000 : "";
+  $("clock-inc").value = clock ? clock.inc_ms / 1000 : "";
+  $("maxplies").value = s.max_plies;
+  $("fen").value = s.fen ?? "";
+  limits();
+}
+
 function readSide(n) {
   const engine = $(`p${n}-engine`).value || null;
   const value = Math.max(1, Math.floor(Number($(`p${n}-limit`).value) || 1));
-  return { engine, limit: engine ? { [$(`p${n}-kind`).value]: value } : null };
+  const side = { engine, limit: engine ? { [$(`p${n}-kind`).value]: value } : null };
+  const minutes = Number($("clock-base").value);
+  if ($("clock-base").value !== "" && minutes > 0) {
+    side.clock = { base_ms: Math.round(minutes * 60000), inc_ms: Math.round((Number($("clock-inc").value) || 0) * 1000) };
+  }
+  return side;
 }
 
-function startGame(base) {
-  settings = {
-    type: "new",
+function readForm() {
+  const fen = $("fen").value.trim();
+  return {
     game: $("game").value,
     variant: $("variant").value || null,
-    fen: base.fen,
-    moves: base.moves,
+    fen: fen || null,
+    moves: [],
     max_plies: Math.max(0, Math.floor(Number($("maxplies").value) || 0)),
     sides: [readSide(1), readSide(2)],
   };
-  hideError();
-  setPhase("starting");
-  $("status").textContent = "Starting the engines…";
-  send(settings);
 }
 
+function gameRunning() {
+  return state && !state.game_over && ["human", "thinking", "sent"].includes(phase());
+}
+
+function openSetup(keep = false) {
+  if (!keep) {
+    $("setup-error").hidden = true;
+    if (settings) formFrom(settings);
+  }
+  $("abandon").hidden = !gameRunning();
+  $("new").hidden = false;
+  $("confirm-new").hidden = true;
+  if (!$("setup-dialog").open) $("setup-dialog").showModal();
+}
+
+function closeSetup() {
+  if ($("setup-dialog").open) $("setup-dialog").close();
+}
+
+function startGame(request) {
+  pending = { type: "new", ...request, delay_ms: Number($("speed").value) };
+  hideError();
+  $("setup-error").hidden = true;
+  // The game on the board stays in view, inert, until the new one starts.
+  setPhase("starting");
+  $("status").textContent = "Starting the engines…";
+  send(pending);
+}
+
+$("open-setup").onclick = () => openSetup();
+$("cancel-setup").onclick = () => {
+  closeSetup();
+  if (settings) formFrom(settings);
+};
+$("setup-dialog").addEventListener("close", () => {
+  if (settings && !pending) formFrom(settings);
+});
 $("setup").addEventListener("submit", (event) => {
   event.preventDefault();
-  const fen = $("fen").value.trim();
-  startGame({ fen: fen || null, moves: [] });
+  if (phase() === "closed" || phase() === "connecting") return;
+  if (gameRunning() && $("confirm-new").hidden) {
+    // New game mid-game asks first.
+    $("abandon").hidden = false;
+    $("new").hidden = true;
+    $("confirm-new").hidden = false;
+    $("confirm-new").focus();
+    return;
+  }
+  startGame(readForm());
 });
+$("confirm-new").onclick = () => startGame(readForm());
 
 // ----- errors -----
 
@@ -173,10 +360,7 @@ $("restart").onclick = () => {
   if (!settings) return;
   // Fresh engines, the same game, the moves played so far.
   const moves = state ? state.moves : settings.moves;
-  settings.moves = moves;
-  hideError();
-  setPhase("starting");
-  send(settings);
+  startGame({ ...settings, moves });
 };
 
 // ----- drawing -----
@@ -186,6 +370,11 @@ function el(name, attributes = {}, parent = null) {
   for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
   if (parent) parent.appendChild(node);
   return node;
+}
+
+// A board point as drawn: turned half round when the board is flipped.
+function at(x, y) {
+  return flipped ? [board.width - x, board.height - y] : [x, y];
 }
 
 // The largest circle around (x, y) inside the polygon: the distance to the
@@ -204,32 +393,68 @@ function inradius(x, y, polygon) {
   return Number.isFinite(best) ? best : 0.4;
 }
 
+function inside(x, y, polygon) {
+  let within = false;
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+    const [xi, yi] = polygon[i];
+    const [xj, yj] = polygon[j];
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) within = !within;
+  }
+  return within;
+}
+
 function drawBoard() {
   const svg = $("board");
   svg.replaceChildren();
   svg.setAttribute("viewBox", `0 0 ${board.width} ${board.height}`);
+  document.documentElement.style.setProperty("--aspect", String(board.width / board.height));
+  document.documentElement.style.setProperty("--p1", playerColour(1));
+  document.documentElement.style.setProperty("--p2", playerColour(2));
+  $("board-area").classList.toggle("flipped", flipped);
+  $("flip").setAttribute("aria-pressed", String(flipped));
   cellInfo = new Map();
   const cells = el("g", { id: "cells" }, svg);
   for (const cell of board.cells) {
-    const group = el("g", { class: "cell", "data-cell": cell.name }, cells);
-    const points = cell.polygon.map((p) => p.join(",")).join(" ");
+    const group = el("g", { class: "cell", "data-cell": cell.name, tabindex: "0", role: "gridcell" }, cells);
+    const polygon = cell.polygon.map(([x, y]) => at(x, y));
+    const points = polygon.map((p) => p.join(",")).join(" ");
     el("polygon", { points, fill: board.classes[cell.class] ?? "#ccc" }, group);
     el("polygon", { points, class: "mark" }, group);
     el("title", {}, group).textContent = cell.name;
-    group.addEventListener("click", () => clickCell(cell.name));
-    cellInfo.set(cell.name, { x: cell.x, y: cell.y, r: inradius(cell.x, cell.y, cell.polygon), group });
+    const [x, y] = at(cell.x, cell.y);
+    cellInfo.set(cell.name, { x, y, r: inradius(x, y, polygon), group, polygon, zone: cell.class });
   }
   const unit = median([...cellInfo.values()].map((c) => c.r)) || 0.4;
   const labels = el("g", { id: "labels" }, svg);
+  // Turned, the coordinates stay where people read them: files below the
+  // board, ranks beside it, in the turned order.
+  const xs = board.cells.map((c) => c.x);
+  const ys = board.cells.map((c) => c.y);
+  const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
   for (const label of board.labels) {
-    const text = el("text", { x: label.x, y: label.y, class: "label", "font-size": unit * 0.7 }, labels);
+    let [x, y] = at(label.x, label.y);
+    if (flipped && (label.y > maxY + 0.3 || label.y < minY - 0.3)) y = label.y;
+    else if (flipped && (label.x > maxX + 0.3 || label.x < minX - 0.3)) x = label.x;
+    // A label inside a field (a field number) is small, off the centre.
+    const field = [...cellInfo.values()].some((c) => inside(x, y, c.polygon));
+    const text = el("text", { x, y, class: field ? "label field" : "label", "font-size": unit * (field ? 0.42 : 0.7) }, labels);
     text.textContent = label.text;
   }
-  el("g", { id: "pieces" }, svg);
   el("g", { id: "path" }, svg);
+  el("g", { id: "pieces" }, svg);
   el("g", { id: "targets" }, svg);
-  for (const n of [1, 2]) {
-    $(`side-${n}-name`).textContent = playerName(n);
+  for (const n of [1, 2]) $(`side-${n}-name`).textContent = playerName(n);
+  drawLegend();
+}
+
+function drawLegend() {
+  const legend = $("legend");
+  legend.replaceChildren();
+  for (const [name, colour] of Object.entries(board.classes)) {
+    const item = document.createElement("span");
+    item.style.setProperty("--swatch", colour);
+    item.textContent = name;
+    legend.append(item);
   }
 }
 
@@ -244,6 +469,14 @@ function playerName(n) {
 
 function playerColour(n) {
   return board ? board.players[n - 1].colour : n === 1 ? "#f4f4f4" : "#222222";
+}
+
+function gameTitle() {
+  if (!settings) return "";
+  const who = (n) => settings.sides[n - 1].engine ?? "you";
+  const people = settings.sides.filter((s) => !s.engine).length;
+  const names = people === 2 ? `${playerName(1)} v ${playerName(2)}` : `${playerName(1)} (${who(1)}) v ${playerName(2)} (${who(2)})`;
+  return `${settings.game} ${settings.variant ?? ""} · ${names}`;
 }
 
 function ink(colour) {
@@ -268,16 +501,18 @@ function plainKind(cells) {
 }
 
 // A stack is a tower: its pieces bottom to top, each a little higher, the
-// top one marked with its kind, and the height written beside it.
-function drawStack(layer, info, stack, plain) {
+// top one marked with its kind, and the height written beside it. Its
+// make-up is the cell's tooltip and is told when the cell has the focus.
+function drawStack(layer, name, info, stack, plain) {
   const r = info.r * 0.78;
   const shown = stack.slice(-6);
   const step = stack.length > 1 ? Math.min(r * 0.28, (info.r * 0.9) / shown.length) : 0;
   const base = info.y + (step * (shown.length - 1)) / 2;
+  const tower = el("g", { class: "stack", "data-at": name }, layer);
   shown.forEach((piece, i) => {
     const y = base - i * step;
     const colour = playerColour(piece.owner);
-    const group = el("g", { class: "piece", "data-owner": piece.owner, "data-kind": piece.kind }, layer);
+    const group = el("g", { class: "piece", "data-owner": piece.owner, "data-kind": piece.kind }, tower);
     el("circle", { cx: info.x, cy: y, r, fill: colour, "stroke-width": r * 0.08 }, group);
     if (i === shown.length - 1 && piece.kind !== plain) {
       el("circle", { cx: info.x, cy: y, r: r * 0.62, fill: "none", stroke: ink(colour), "stroke-width": r * 0.08 }, group);
@@ -289,82 +524,166 @@ function drawStack(layer, info, stack, plain) {
     const top = stack[stack.length - 1];
     const x = info.x + r * 0.95;
     const y = base - (shown.length - 1) * step - r * 0.75;
-    el("circle", { cx: x, cy: y, r: r * 0.42, fill: "#fff", stroke: "#333", "stroke-width": r * 0.05 }, layer);
-    const count = el("text", { x, y, class: "count", "font-size": r * 0.55, fill: "#111" }, layer);
+    el("circle", { cx: x, cy: y, r: r * 0.42, fill: "#fff", stroke: "#333", "stroke-width": r * 0.05 }, tower);
+    const count = el("text", { x, y, class: "count", "font-size": r * 0.55, fill: "#111" }, tower);
     count.textContent = String(stack.length);
     count.dataset.owner = top.owner;
   }
+  info.group.querySelector("title").textContent = `${name}: ${stackWords(stack)}`;
+}
+
+function stackWords(stack) {
+  if (stack.length === 1) return `${playerName(stack[0].owner)} ${stack[0].kind}`;
+  const names = stack.map((p) => playerName(p.owner)).reverse();
+  return `a stack of ${stack.length}, top to bottom: ${names.join(", ")}`;
+}
+
+// What is shown: the live position, or the one looked back at.
+function shown() {
+  if (viewPly === null) return positions[state.moves.length] ?? { pieces: state.pieces, fen: state.fen };
+  return positions[viewPly] ?? null;
 }
 
 function render() {
   if (!board || !state) return;
-  const pieces = state.pieces;
+  const live = viewPly === null;
+  const ply = live ? state.moves.length : viewPly;
+  const position = shown();
+  $("board").classList.toggle("history", !live);
   const layer = $("pieces");
   layer.replaceChildren();
-  const plain = plainKind(pieces.cells);
-  for (const { cell, stack } of pieces.cells) {
-    const info = cellInfo.get(cell);
-    if (info && stack.length) drawStack(layer, info, stack, plain);
+  for (const info of cellInfo.values()) info.group.querySelector("title").textContent = info.group.dataset.cell + zoneWords(info);
+  if (position) {
+    const plain = plainKind(position.pieces.cells);
+    for (const { cell, stack } of position.pieces.cells) {
+      const info = cellInfo.get(cell);
+      if (info && stack.length) drawStack(layer, cell, info, stack, plain);
+    }
   }
-  drawPath();
-  drawReserves();
+  const path = live ? lastPath : paths[ply] ?? [];
+  drawPath(path);
+  const changed = changedCells(positions[ply - 1], position);
+  for (const [name, info] of cellInfo) info.group.classList.toggle("last", path.includes(name) || changed.has(name));
+  drawBars(position ? position.pieces : state.pieces, live);
   renderMarks();
   renderMoves();
   renderResult();
-  $("position").value = state.fen;
+  renderButtons();
+  renderEval();
+  $("position").value = position ? position.fen : "";
   $("record").value = recordText();
   $("replay-hint").textContent = replayHint();
-  $("takeback").disabled = state.moves.length === 0;
-  const over = pieces.game_over;
-  setPhase(over ? "over" : state.human_to_move ? "human" : "thinking");
-  const mover = playerName(state.to_move);
-  $("status").textContent = over
-    ? "Game over."
-    : state.human_to_move
-      ? `${mover} to move: click a piece.`
-      : `${mover} is thinking…`;
+  renderStatus();
+  renderCellInfo();
 }
 
-function drawPath() {
+function zoneWords(info) {
+  return Object.keys(board.classes).length > 2 ? ` (${info.zone})` : "";
+}
+
+function livePhase() {
+  return state.game_over ? "over" : state.human_to_move ? "human" : "thinking";
+}
+
+function renderStatus() {
+  let text;
+  if (phase() === "closed") text = "Disconnected.";
+  else if (phase() === "error") text = "The game stopped.";
+  else if (viewPly !== null) text = `Move ${viewPly} of ${state.moves.length}: press End for the game now.`;
+  else if (state.game_over) text = "Game over.";
+  else if (state.human_to_move) text = `${playerName(state.to_move)} to move: click or drag a piece.`;
+  else if (paused) text = "Paused.";
+  else text = `${playerName(state.to_move)} is thinking…`;
+  $("status").textContent = text;
+}
+
+// The cells whose stacks differ between two positions (a displaced piece
+// shows where it went).
+function changedCells(before, after) {
+  const changed = new Set();
+  if (!before || !after) return changed;
+  const key = (pieces) => new Map(pieces.cells.map(({ cell, stack }) => [cell, JSON.stringify(stack)]));
+  const a = key(before.pieces);
+  const b = key(after.pieces);
+  for (const cell of new Set([...a.keys(), ...b.keys()])) if (a.get(cell) !== b.get(cell)) changed.add(cell);
+  return changed;
+}
+
+// The last move's line, under the pieces (it never hides a king's letter).
+function drawPath(path) {
   const layer = $("path");
   layer.replaceChildren();
-  const points = lastPath.map((name) => cellInfo.get(name)).filter(Boolean);
+  const points = path.map((name) => cellInfo.get(name)).filter(Boolean);
   if (points.length < 2) return;
   const unit = points[0].r;
   el("polyline", { class: "path", points: points.map((p) => `${p.x},${p.y}`).join(" "), "stroke-width": unit * 0.16 }, layer);
-  const end = points[points.length - 1];
-  el("circle", { cx: end.x, cy: end.y, r: unit * 0.18, fill: "#e76f51", "pointer-events": "none" }, layer);
 }
 
-function drawReserves() {
-  const reserves = state.pieces.reserves;
-  const captured = state.pieces.captured;
-  const score = state.pieces.score;
+function clockLeft(n) {
+  const left = state.clocks[n - 1];
+  if (left == null) return null;
+  return state.ticking === n ? left - (performance.now() - clockAt) : left;
+}
+
+function clockText(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const tenths = ms < 10000 && ms > 0 ? `.${Math.floor((ms % 1000) / 100)}` : "";
+  const seconds = ms < 10000 && ms > 0 ? Math.floor(ms / 1000) : s;
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}${tenths}`;
+}
+
+function drawBars(pieces, live) {
   for (const n of [1, 2]) {
     const box = $(`reserve-${n}`);
     box.replaceChildren();
-    box.className = "reserve";
+    box.className = "bar";
     const parts = [];
-    if (reserves) parts.push(`reserve ${reserves[n - 1]}`);
-    if (captured) parts.push(`captured ${captured[n - 1]}`);
-    if (score) parts.push(`score ${score[n - 1]}`);
+    if (pieces.reserves) parts.push(`reserve ${pieces.reserves[n - 1]}`);
+    if (pieces.captured) parts.push(`captured ${pieces.captured[n - 1]}`);
+    if (pieces.score) parts.push(`score ${pieces.score[n - 1]}`);
     const disc = document.createElement("span");
     disc.className = "disc";
     disc.style.background = playerColour(n);
-    const text = document.createElement("span");
-    text.textContent = `${playerName(n)}${parts.length ? ": " + parts.join(", ") : ""}`;
-    box.append(disc, text);
+    const name = document.createElement("span");
+    name.className = "name";
+    const side = settings.sides[n - 1];
+    name.textContent = `${playerName(n)} · ${side.engine ?? "person"}`;
+    const extra = document.createElement("span");
+    extra.className = "extra";
+    extra.textContent = parts.join(", ");
+    box.append(disc, name, extra);
+    if (state.clocks[n - 1] != null) {
+      const clock = document.createElement("span");
+      clock.className = "clock";
+      clock.dataset.side = n;
+      box.append(clock);
+    }
+    box.classList.toggle("to-move", live && !state.game_over && state.to_move === n);
     // Only the mover's reserve is a place to drop from.
-    const mover = n === state.to_move;
+    const mover = live && n === state.to_move;
     box.dataset.cell = mover ? "reserve" : "";
     box.onclick = mover ? () => clickCell("reserve") : null;
   }
+  tickClocks();
 }
 
-// ----- moves by clicks -----
+function tickClocks() {
+  if (!state) return;
+  for (const clock of document.querySelectorAll(".bar .clock")) {
+    const n = Number(clock.dataset.side);
+    const left = clockLeft(n);
+    clock.textContent = clockText(left);
+    clock.classList.toggle("ticking", state.ticking === n);
+    clock.classList.toggle("low", left < 10000);
+  }
+}
+setInterval(tickClocks, 100);
+
+// ----- moves by clicks, drags and keys -----
 
 function humanMoves() {
-  if (!state || !state.human_to_move) return [];
+  if (!state || !state.human_to_move || viewPly !== null) return [];
+  if (phase() !== "human") return [];
   return state.movepaths.moves;
 }
 
@@ -378,7 +697,6 @@ function renderMarks() {
   const next = new Set(candidates.filter((m) => m.path.length > prefix.length).map((m) => m.path[prefix.length]));
   for (const [name, info] of cellInfo) {
     const group = info.group;
-    group.classList.toggle("last", lastPath.includes(name));
     group.classList.toggle("selected", prefix.includes(name));
     group.classList.toggle("start", prefix.length === 0 && next.has(name));
   }
@@ -390,7 +708,8 @@ function renderMarks() {
       if (info) el("circle", { class: "target", cx: info.x, cy: info.y, r: info.r * 0.3, "data-target": name }, targets);
     }
   }
-  const mover = $(`reserve-${state ? state.to_move : 1}`);
+  const mover = state && viewPly === null ? $(`reserve-${state.to_move}`) : null;
+  for (const n of [1, 2]) $(`reserve-${n}`).classList.remove("clickable", "selected");
   if (mover) {
     mover.classList.toggle("clickable", prefix.length === 0 && next.has("reserve"));
     mover.classList.toggle("selected", prefix[0] === "reserve");
@@ -401,12 +720,18 @@ function renderMarks() {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = m.move;
+    button.dataset.move = m.move;
     button.onclick = () => play(m.move);
     passes.append(button);
   }
 }
 
 function clickCell(name) {
+  if (viewPly !== null) {
+    // The board while looking back: a click returns to the game.
+    goLive();
+    return;
+  }
   const moves = humanMoves().filter((m) => m.path.length);
   if (!moves.length) return;
   let path = [...prefix, name];
@@ -421,14 +746,16 @@ function clickCell(name) {
     }
   }
   prefix = path;
-  const complete = moves.filter((m) => m.path.length === path.length && startsWith(m.path, path));
-  const longer = moves.some((m) => m.path.length > path.length && startsWith(m.path, path));
-  if (complete.length === 1 && !longer) {
+  const sharing = moves.filter((m) => startsWith(m.path, path));
+  const complete = sharing.filter((m) => m.path.length === path.length);
+  if (complete.length === 1 && sharing.length === 1) {
     play(complete[0].move);
     return;
   }
   renderMarks();
-  if (complete.length) choose(complete);
+  // A complete path that more moves share (or continue): the person chooses
+  // among all of them, below the board, or clicks on.
+  if (complete.length) choose(sharing);
   else hideChooser();
 }
 
@@ -449,13 +776,16 @@ function choose(moves) {
   const cancel = document.createElement("button");
   cancel.type = "button";
   cancel.textContent = "Cancel";
-  cancel.onclick = () => {
-    prefix = [];
-    hideChooser();
-    renderMarks();
-  };
+  cancel.className = "cancel";
+  cancel.onclick = cancelSelection;
   box.append(cancel);
   box.hidden = false;
+}
+
+function cancelSelection() {
+  prefix = [];
+  hideChooser();
+  if (state) renderMarks();
 }
 
 function hideChooser() {
@@ -466,20 +796,116 @@ function play(move) {
   hideChooser();
   prefix = [];
   setPhase("sent");
+  renderMarks();
   send({ type: "move", move });
 }
 
-document.addEventListener("keydown", (event) => {
-  if (event.key !== "Escape") return;
-  prefix = [];
-  hideChooser();
-  if (state) renderMarks();
+// Pointer input: a press and release on one cell is a click; a drag from
+// one cell to another is a click on each.
+let pressed = null;
+let dragMark = null;
+function cellAt(x, y) {
+  return document.elementFromPoint(x, y)?.closest("#cells [data-cell]")?.dataset.cell ?? null;
+}
+$("board").addEventListener("pointerdown", (event) => {
+  if (event.button !== 0) return;
+  pressed = cellAt(event.clientX, event.clientY);
+});
+$("board").addEventListener("pointermove", (event) => {
+  if (!pressed || !(event.buttons & 1)) return;
+  const over = cellAt(event.clientX, event.clientY);
+  if (over === pressed && !dragMark) return;
+  if (!dragMark && humanMoves().some((m) => m.path[0] === pressed)) {
+    const info = cellInfo.get(pressed);
+    dragMark = el("circle", { id: "drag", r: info.r * 0.7, fill: playerColour(state.to_move), stroke: "#000" }, $("board"));
+    if (prefix[prefix.length - 1] !== pressed) clickCell(pressed);
+  }
+  if (dragMark) {
+    const point = new DOMPoint(event.clientX, event.clientY).matrixTransform($("board").getScreenCTM().inverse());
+    dragMark.setAttribute("cx", point.x);
+    dragMark.setAttribute("cy", point.y);
+  }
+});
+$("board").addEventListener("pointerup", (event) => {
+  const from = pressed;
+  pressed = null;
+  const dragged = dragMark !== null;
+  dragMark?.remove();
+  dragMark = null;
+  const to = cellAt(event.clientX, event.clientY);
+  if (!to) return;
+  if (dragged) {
+    if (to !== from) clickCell(to);
+  } else if (to === from) {
+    clickCell(to);
+  }
 });
 
-$("takeback").onclick = () => {
-  hideChooser();
-  send({ type: "take_back" });
-};
+// Keys: arrows move between cells, Enter or Space clicks one; elsewhere the
+// arrows, Home and End walk through the game.
+function neighbour(name, dx, dy) {
+  const here = cellInfo.get(name);
+  let best = null;
+  let bestScore = Infinity;
+  for (const [other, info] of cellInfo) {
+    const ox = info.x - here.x;
+    const oy = info.y - here.y;
+    const along = ox * dx + oy * dy;
+    if (other === name || along <= here.r * 0.5) continue;
+    const across = Math.abs(ox * dy - oy * dx);
+    const score = along + 2 * across;
+    if (score < bestScore) {
+      bestScore = score;
+      best = other;
+    }
+  }
+  return best;
+}
+
+const DIRECTIONS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+document.addEventListener("keydown", (event) => {
+  const target = event.target;
+  if (target.closest?.("input, select, textarea, dialog")) return;
+  const cell = target.closest?.("#cells [data-cell]");
+  if (cell && DIRECTIONS[event.key]) {
+    const next = neighbour(cell.dataset.cell, ...DIRECTIONS[event.key]);
+    if (next) cellInfo.get(next).group.focus();
+    event.preventDefault();
+    return;
+  }
+  if (cell && (event.key === "Enter" || event.key === " ")) {
+    clickCell(cell.dataset.cell);
+    event.preventDefault();
+    return;
+  }
+  if (event.key === "Escape") cancelSelection();
+  else if (event.key === "ArrowLeft") navigate(-1);
+  else if (event.key === "ArrowRight") navigate(1);
+  else if (event.key === "Home") navigateTo(0);
+  else if (event.key === "End") goLive();
+  else if (event.key === "f") flip();
+  else return;
+  event.preventDefault();
+});
+
+// What stands on the square under the pointer or with the focus: its
+// stack's make-up, bottom to top, or its zone.
+let infoCell = null;
+function tellCell(event) {
+  infoCell = event.target.closest?.("#cells [data-cell]")?.dataset.cell ?? null;
+  renderCellInfo();
+}
+function renderCellInfo() {
+  const info = infoCell && cellInfo.get(infoCell);
+  $("cellinfo").textContent = info ? info.group.querySelector("title").textContent : "";
+}
+$("board").addEventListener("focusin", tellCell);
+$("board").addEventListener("pointerover", tellCell);
+$("board").addEventListener("pointerleave", () => {
+  infoCell = null;
+  renderCellInfo();
+});
 
 function lastMovePath(previous, current) {
   if (!previous || !current) return [];
@@ -490,58 +916,305 @@ function lastMovePath(previous, current) {
   return found ? found.path.filter((cell) => cell !== "reserve") : [];
 }
 
+function animate(path) {
+  if (path.length < 2 || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  const from = cellInfo.get(path[0]);
+  const to = cellInfo.get(path[path.length - 1]);
+  const stack = $("pieces").querySelector(`[data-at="${CSS.escape(path[path.length - 1])}"]`);
+  if (!from || !to || !stack) return;
+  const dx = from.x - to.x;
+  const dy = from.y - to.y;
+  stack.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }], { duration: 150, easing: "ease-out" });
+}
+
+let audio = null;
+function beep() {
+  if (!soundOn) return;
+  try {
+    audio ??= new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.08);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.08);
+  } catch {
+    // No sound here.
+  }
+}
+
+function renderSound() {
+  $("sound").textContent = soundOn ? "Sound on" : "Sound off";
+  $("sound").setAttribute("aria-pressed", String(soundOn));
+}
+$("sound").onclick = () => {
+  soundOn = !soundOn;
+  localStorage.setItem("igroteka-sound", soundOn ? "on" : "off");
+  renderSound();
+};
+renderSound();
+
+function flip() {
+  if (!board) return;
+  flipped = !flipped;
+  drawBoard();
+  render();
+}
+$("flip").onclick = flip;
+
+// ----- buttons -----
+
+function onePerson() {
+  const people = settings.sides.map((s, i) => (s.engine ? null : i + 1)).filter(Boolean);
+  return people.length === 1 ? people[0] : null;
+}
+
+function renderButtons() {
+  const connected = phase() !== "closed";
+  const running = connected && phase() !== "error" && state && !state.game_over;
+  const people = settings ? settings.sides.filter((s) => !s.engine).length : 0;
+  $("takeback").disabled = !(running || (connected && state && !state.verdict && state.game_over)) || !state || state.moves.length === 0 || people === 0 || viewPly !== null;
+  $("resign").disabled = !running || people === 0;
+  $("resign").textContent = resignArmed ? "Really resign?" : "Resign";
+  $("engine-controls").hidden = !settings || people > 0;
+  $("pause").textContent = paused ? "Resume" : "Pause";
+  $("pause").disabled = !running;
+  $("step").disabled = !running || !paused || state.thinking != null;
+  $("open-setup").disabled = !connected;
+  $("rematch").disabled = !connected;
+}
+
+$("takeback").onclick = () => {
+  hideChooser();
+  send({ type: "take_back" });
+};
+$("resign").onclick = () => {
+  if (!resignArmed) {
+    resignArmed = true;
+    renderButtons();
+    setTimeout(() => {
+      resignArmed = false;
+      if (state) renderButtons();
+    }, 4000);
+    return;
+  }
+  resignArmed = false;
+  send({ type: "resign", side: onePerson() });
+};
+$("pause").onclick = () => send({ type: "pace", paused: !paused, delay_ms: Number($("speed").value) });
+$("step").onclick = () => send({ type: "step" });
+$("speed").onchange = () => send({ type: "pace", paused, delay_ms: Number($("speed").value) });
+$("rematch").onclick = () => {
+  if (!settings) return;
+  // The same game, colours swapped, clocks full.
+  const sides = [settings.sides[1], settings.sides[0]].map((side) => {
+    const copy = { ...side };
+    if (copy.clock) copy.clock = { base_ms: copy.clock.base_ms, inc_ms: copy.clock.inc_ms };
+    return copy;
+  });
+  startGame({ ...settings, moves: [], sides, verdict: undefined });
+};
+
+// ----- looking back through the game -----
+
+function navigateTo(ply) {
+  if (!state) return;
+  const n = state.moves.length;
+  ply = Math.max(0, Math.min(n, ply));
+  cancelSelection();
+  viewPly = ply === n ? null : ply;
+  if (viewPly !== null && !positions[viewPly]) send({ type: "view", ply: viewPly });
+  // The position before it too, to mark what the move changed.
+  if (viewPly !== null && viewPly > 0 && !positions[viewPly - 1]) send({ type: "view", ply: viewPly - 1 });
+  render();
+}
+
+function navigate(step) {
+  if (!state) return;
+  navigateTo((viewPly ?? state.moves.length) + step);
+}
+
+function goLive() {
+  if (state) navigateTo(state.moves.length);
+}
+
+$("nav-first").onclick = () => navigateTo(0);
+$("nav-prev").onclick = () => navigate(-1);
+$("nav-next").onclick = () => navigate(1);
+$("nav-last").onclick = goLive;
+$("live").onclick = goLive;
+
 // ----- move list, result, record -----
+
+// Player 1 or 2: who made the first move of the game.
+function firstMover() {
+  return state.moves.length % 2 === 0 ? state.to_move : 3 - state.to_move;
+}
 
 function renderMoves() {
   const list = $("moves");
   list.replaceChildren();
   const moves = state.moves;
-  for (let i = 0; i < moves.length; i += 2) {
+  const offset = firstMover() === 2 ? 1 : 0;
+  const shownPly = viewPly ?? moves.length;
+  for (let row = 0; row * 2 - offset < moves.length; row++) {
     const item = document.createElement("li");
-    for (const j of [i, i + 1]) {
-      if (j >= moves.length) break;
+    const number = document.createElement("span");
+    number.className = "num";
+    number.textContent = `${row + 1}.`;
+    item.append(number);
+    for (const j of [row * 2 - offset, row * 2 + 1 - offset]) {
       const span = document.createElement("span");
-      span.textContent = moves[j];
-      span.dataset.move = moves[j];
-      if (j === moves.length - 1) span.className = "last";
+      if (j >= 0 && j < moves.length) {
+        span.textContent = moves[j];
+        span.dataset.move = moves[j];
+        span.dataset.ply = j + 1;
+        if (j === moves.length - 1) span.classList.add("last");
+        if (viewPly !== null && j + 1 === shownPly) span.classList.add("viewed");
+        span.onclick = () => navigateTo(j + 1);
+      } else if (j < 0) {
+        span.textContent = "…";
+      }
       item.append(span);
     }
     list.append(item);
   }
-  list.scrollTop = list.scrollHeight;
+  $("live").hidden = viewPly === null;
+  const viewed = list.querySelector(".viewed");
+  if (viewed) viewed.scrollIntoView({ block: "nearest" });
+  else list.scrollTop = list.scrollHeight;
+}
+
+const RESULT_TOKENS = { p1win: "1-0", p2win: "0-1", draw: "1/2-1/2" };
+
+function outcome() {
+  if (state.verdict) return { result: state.verdict.result, reason: null };
+  return { result: state.pieces.result, reason: state.pieces.reason };
 }
 
 function renderResult() {
-  const p = state.pieces;
-  const box = $("result");
-  if (!p.game_over) {
-    box.hidden = true;
+  const banner = $("banner");
+  if (!state.game_over) {
+    banner.hidden = true;
     return;
   }
+  const p = state.pieces;
+  const { result, reason } = outcome();
   const words = { p1win: `${playerName(1)} wins`, p2win: `${playerName(2)} wins`, draw: "Draw" };
-  let text = words[p.result] ?? "Game over";
-  if (p.score) text += ` ${p.score[0]}–${p.score[1]}`;
-  if (p.reason) text += ` (${p.reason})`;
-  box.textContent = text;
-  box.hidden = false;
+  let text = words[result] ?? "Game over";
+  if (p.score && !state.verdict) text += ` ${p.score[0]}–${p.score[1]}`;
+  if (reason) text += ` (${reason})`;
+  $("result").textContent = text;
+  const v = state.verdict;
+  $("why").textContent = v ? (v.reason === "time" ? `${playerName(v.loser)} ran out of time.` : `${playerName(v.loser)} resigned.`) : "";
+  // Coloured by what it means to the person playing.
+  const person = onePerson();
+  const mood = !person ? "" : result === "draw" ? "drawn" : result === (person === 1 ? "p1win" : "p2win") ? "won" : "lost";
+  banner.className = mood;
+  banner.hidden = false;
 }
 
 function recordText() {
+  const tags = [`[Game "${settings.game}"]`];
+  if (settings.variant) tags.push(`[Variant "${settings.variant}"]`);
+  if (settings.fen) tags.push(`[FEN "${settings.fen}"]`);
+  tags.push(`[MaxPlies "${settings.max_plies}"]`);
+  let token = "*";
+  if (state.game_over) {
+    const { result } = outcome();
+    token = RESULT_TOKENS[result] ?? "*";
+    tags.push(`[Result "${token}"]`);
+    if (state.verdict) tags.push(`[Termination "${state.verdict.reason === "time" ? "time forfeit" : "resignation"}"]`);
+    else if (state.pieces.reason) tags.push(`[Termination "${state.pieces.reason}"]`);
+  }
   const parts = [];
+  const offset = firstMover() === 2 ? 1 : 0;
   state.moves.forEach((move, i) => {
-    if (i % 2 === 0) parts.push(`${i / 2 + 1}.`);
+    const k = i + offset;
+    if (i === 0 && offset) parts.push("1...");
+    else if (k % 2 === 0) parts.push(`${k / 2 + 1}.`);
     parts.push(move);
   });
-  return parts.join(" ");
+  parts.push(token);
+  return `${tags.join("\n")}\n\n${parts.join(" ")}`;
 }
 
 function replayHint() {
-  if (!settings) return "";
-  let hint = `igroteka replay --game ${settings.game}`;
-  if (settings.variant) hint += ` --variant ${settings.variant}`;
-  if (settings.fen) hint += ` --fen '${settings.fen}'`;
-  return `${hint} < record`;
+  return settings ? `igroteka replay --game ${settings.game} < record` : "";
 }
+
+// ----- analysis -----
+
+// A score from the searching side's view as a number: centipawns, or
+// ±(100000 - plies) for a proven result.
+function scoreValue(score) {
+  if (!score) return null;
+  const [kind, number] = score.split(" ");
+  const n = Number(number);
+  if (!Number.isFinite(n)) return null;
+  if (kind === "cp") return n;
+  if (kind === "win") return 100000 - n;
+  if (kind === "loss") return -100000 + n;
+  return null;
+}
+
+function scoreWords(value) {
+  if (Math.abs(value) >= 50000) {
+    const plies = 100000 - Math.abs(value);
+    return `${playerName(value > 0 ? 1 : 2)} wins in ${plies} plies`;
+  }
+  if (Math.abs(value) < 5) return "equal";
+  return `${playerName(value > 0 ? 1 : 2)} +${(Math.abs(value) / 100).toFixed(2)}`;
+}
+
+function renderEval() {
+  const open = $("analysis-box").open;
+  $("evalbar").hidden = !open || !board;
+  if (!state || !board) return;
+  const ply = viewPly ?? state.moves.length;
+  let value = null;
+  for (let i = ply; i >= 0 && value === null; i--) value = evals[i] ?? null;
+  const share = value === null ? 0.5 : 0.5 + 0.5 * Math.tanh(value / 700);
+  $("evalfill").style.height = `${(share * 100).toFixed(1)}%`;
+  const words = value === null ? "no evaluation yet" : scoreWords(value);
+  $("evalbar").title = `Evaluation: ${words}`;
+  $("evaltext").textContent = value === null ? "" : words;
+  drawGraph();
+}
+
+function drawGraph() {
+  const graph = $("graph");
+  graph.replaceChildren();
+  const n = Math.max(1, state.moves.length);
+  el("line", { x1: 0, y1: 40, x2: 300, y2: 40, stroke: "#8888", "stroke-width": 1 }, graph);
+  const points = [];
+  evals.forEach((value, ply) => {
+    if (value == null) return;
+    const x = (ply / n) * 300;
+    const y = 40 - 38 * Math.tanh(value / 700);
+    points.push(`${x.toFixed(1)},${y.toFixed(1)}`);
+  });
+  if (points.length) el("polyline", { points: points.join(" "), fill: "none", stroke: "#2a9d8f", "stroke-width": 2, "vector-effect": "non-scaling-stroke" }, graph);
+  if (viewPly !== null) {
+    const x = (viewPly / n) * 300;
+    el("line", { x1: x, y1: 0, x2: x, y2: 80, stroke: "#e76f51", "stroke-width": 1 }, graph);
+  }
+  $("graph-top").textContent = `↑ ${playerName(1)} better`;
+  $("graph-bottom").textContent = `↓ ${playerName(2)} better`;
+}
+
+$("analysis-box").addEventListener("toggle", renderEval);
+
+// ----- rules -----
+
+$("open-rules").onclick = () => {
+  $("rules-title").textContent = `Rules: ${settings?.game ?? ""}`;
+  $("rules-text").textContent = rules ?? "The referee engine gives no rules text for this game.";
+  $("rules-dialog").showModal();
+};
+$("close-rules").onclick = () => $("rules-dialog").close();
 
 async function copy(text) {
   try {
@@ -558,5 +1231,13 @@ async function copy(text) {
 
 $("copy-record").onclick = () => copy($("record").value);
 $("copy-position").onclick = () => copy($("position").value);
+
+// Back to a page kept in the browser's cache: its connection is gone, so
+// load it afresh (the address resumes the game).
+// Leaving: the address keeps the clocks as they are now.
+window.addEventListener("pagehide", saveGame);
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted) location.reload();
+});
 
 connect();

@@ -29,6 +29,10 @@ pub trait DynGame: fmt::Debug + Send + Sync + Any {
     fn default_max_plies(&self) -> u32;
     /// How to write a move ([`Game::NOTATION`]).
     fn notation(&self) -> &'static str;
+    /// The rules for people ([`Game::RULES`]; empty by default).
+    fn rules(&self) -> &'static str {
+        ""
+    }
     /// The player to move.
     fn side_to_move(&self) -> Player;
     /// How the game ended, if it has.
@@ -90,6 +94,10 @@ impl<G: Describe> DynGame for G {
     }
     fn notation(&self) -> &'static str {
         G::NOTATION
+    }
+
+    fn rules(&self) -> &'static str {
+        G::RULES
     }
     fn side_to_move(&self) -> Player {
         Game::side_to_move(self)

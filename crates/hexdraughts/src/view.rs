@@ -20,6 +20,17 @@ const SIDE: f64 = 1.0;
 const MARGIN: f64 = 0.25;
 /// Fields in the longest row.
 const WIDEST: f64 = 10.0;
+/// The rulebook's three field colours, in rotation along a row (a proper
+/// 3-colouring: touching fields always differ).
+const COLOURS: [(&str, &str); 3] = [("light", "#efe3c8"), ("grey", "#b9b4aa"), ("dark", "#a07a55")];
+
+/// The colour of field `number` of `row`: its position in half-steps from
+/// the left edge, modulo 3 (neighbours in a row are 2 half-steps apart,
+/// in the next row 1).
+fn colour(row: usize, number: u8) -> &'static str {
+    let half_steps = 2 * usize::from(number) + WIDEST as usize - row_len(row);
+    COLOURS[half_steps % 3].0
+}
 
 /// Three decimals are plenty for drawing, and keep the JSON short.
 fn round(v: f64) -> f64 {
@@ -50,11 +61,18 @@ impl Describe for Position {
                     name: field.to_string(),
                     centre: (round(at.0), round(at.1)),
                     polygon: hexagon(at),
-                    class: Board::DARK.0,
+                    class: colour(field.row(), field.number()),
                 }
             })
             .collect();
-        let mut labels = Vec::new();
+        // Each field's number in its row, low in the field (the row letters
+        // stand beside the rows).
+        let mut labels: Vec<Label> = Field::all()
+            .map(|field| {
+                let (x, y) = centre(field.row(), field.number());
+                Label { text: field.number().to_string(), at: (round(x), round(y + 0.72 * RADIUS)) }
+            })
+            .collect();
         for row in 0..ROWS {
             let text = char::from(b'A' + row as u8).to_string();
             let (left, y) = centre(row, 1);
@@ -68,7 +86,7 @@ impl Describe for Position {
             height: round(2.0 * MARGIN + 2.0 * RADIUS + (ROWS - 1) as f64 * ROW_PITCH),
             cells,
             labels,
-            classes: vec![Board::DARK],
+            classes: COLOURS.to_vec(),
             colours: Board::WHITE_BLACK,
             reserves: false,
         }
@@ -91,5 +109,36 @@ impl Describe for Position {
     /// The start field and every landing field.
     fn move_path(&self, mv: Move) -> Vec<String> {
         mv.fields().map(|field| field.to_string()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Fields whose centres are one unit apart touch; they never share a
+    /// colour, and all three colours are used.
+    #[test]
+    fn touching_fields_differ_in_colour_and_each_field_is_numbered() {
+        let board = <Position as board_core::Game>::start(crate::Variant::default()).board();
+        let mut used = std::collections::BTreeSet::new();
+        for a in &board.cells {
+            used.insert(a.class);
+            for b in &board.cells {
+                let d = (a.centre.0 - b.centre.0).hypot(a.centre.1 - b.centre.1);
+                if a.name != b.name && d < 1.01 {
+                    assert_ne!(a.class, b.class, "{} and {} touch", a.name, b.name);
+                }
+            }
+            let number = &a.name[1..];
+            assert!(
+                board.labels.iter().any(|l| l.text == number
+                    && (l.at.0 - a.centre.0).abs() < 0.01
+                    && l.at.1 > a.centre.1),
+                "{} has no number",
+                a.name
+            );
+        }
+        assert_eq!(used.len(), 3);
     }
 }

@@ -10,7 +10,7 @@ use serde_json::Value;
 pub enum Request {
     /// Start (or restart) a game: new engine processes, from `fen` (or the
     /// start position) with `moves` already played.
-    New(NewGame),
+    New(Box<NewGame>),
     /// The person to move plays `move`.
     Move {
         /// The move text, as `query movepaths` names it.
@@ -20,6 +20,30 @@ pub enum Request {
     /// Take back the last move (and the engine's answer to it, so the person
     /// is to move again).
     TakeBack,
+    /// Show the position after the first `ply` moves (for the move list):
+    /// answered by [`Notice::View`].
+    View {
+        /// How many of the game's moves.
+        ply: usize,
+    },
+    /// A person gives up: `side` (1 or 2), or the person's side when one
+    /// person plays, or the side to move.
+    Resign {
+        /// Who resigns.
+        #[serde(default)]
+        side: Option<u8>,
+    },
+    /// Engine against engine: hold the next search (`paused`), and wait
+    /// `delay_ms` before each one.
+    Pace {
+        /// Whether to hold.
+        paused: bool,
+        /// The wait before each search.
+        #[serde(default)]
+        delay_ms: u64,
+    },
+    /// While paused: let the engine to move make one move.
+    Step,
 }
 
 /// The settings of a game.
@@ -42,6 +66,23 @@ pub struct NewGame {
     pub max_plies: u32,
     /// Player 1's side, then player 2's.
     pub sides: [Side; 2],
+    /// The wait before each engine's search, in ms (to watch engines play).
+    #[serde(default)]
+    pub delay_ms: u64,
+    /// When a game that ended by resignation or time is resumed: that
+    /// verdict (refused when the rules ended the game).
+    #[serde(default)]
+    pub verdict: Option<Ended>,
+}
+
+/// A resignation or a flag, as a resumed game carries it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ended {
+    /// `p1win` or `p2win`.
+    pub result: String,
+    /// `resignation` or `time`.
+    pub reason: String,
 }
 
 /// Who plays one side: a person (no engine) or an engine with its limit.
@@ -54,6 +95,24 @@ pub struct Side {
     /// The limit of each search.
     #[serde(default)]
     pub limit: Option<Limit>,
+    /// A clock: the side loses when it runs out (an engine searches under it
+    /// instead of `limit`).
+    #[serde(default)]
+    pub clock: Option<Clock>,
+}
+
+/// A side's clock: a base time and an increment per move.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Clock {
+    /// The time at the start, in ms.
+    pub base_ms: u64,
+    /// Added after each of the side's moves, in ms.
+    #[serde(default)]
+    pub inc_ms: u64,
+    /// The time left now, when a game is resumed (default: `base_ms`).
+    #[serde(default)]
+    pub left_ms: Option<u64>,
 }
 
 /// One search limit.
@@ -85,6 +144,8 @@ pub enum Notice {
     Board {
         /// The `query board` JSON.
         board: Value,
+        /// The `query rules` text, when the referee answers it.
+        rules: Option<String>,
     },
     /// The position after a change.
     State(State),
@@ -108,6 +169,18 @@ pub enum Notice {
         message: String,
         /// Whether the game needs a restart.
         restart: bool,
+        /// Whether a New game failed (the running game, if any, goes on).
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        new_game: bool,
+    },
+    /// The position after the first `ply` moves, as asked by [`Request::View`].
+    View {
+        /// How many moves.
+        ply: usize,
+        /// The position text.
+        fen: String,
+        /// `query pieces`.
+        pieces: Value,
     },
 }
 
@@ -139,4 +212,48 @@ pub struct State {
     pub human_to_move: bool,
     /// The side whose engine is searching, if any.
     pub thinking: Option<u8>,
+    /// Whether the game is over, by the rules or by a [`Verdict`].
+    pub game_over: bool,
+    /// A result the rules did not decide (resignation, time), if any.
+    pub verdict: Option<Verdict>,
+    /// The time left per side, in ms (`null` for a side without a clock).
+    pub clocks: [Option<i64>; 2],
+    /// The side whose clock runs, if any.
+    pub ticking: Option<u8>,
+    /// Whether engine-against-engine play is held.
+    pub paused: bool,
+}
+
+/// A result decided outside the rules.
+#[derive(Clone, Debug, Serialize)]
+pub struct Verdict {
+    /// `p1win` or `p2win`.
+    pub result: &'static str,
+    /// `resignation` or `time`.
+    pub reason: &'static str,
+    /// The side that lost (1 or 2).
+    pub loser: u8,
+}
+
+impl Verdict {
+    /// The verdict a resumed game carries, if it makes sense.
+    pub fn resumed(ended: &Ended) -> Result<Verdict, String> {
+        let reason = match ended.reason.as_str() {
+            "resignation" => "resignation",
+            "time" => "time",
+            other => {
+                return Err(format!(
+                    "a resumed game ends by resignation or time, not by '{other}'"
+                ));
+            }
+        };
+        let (result, loser) = match ended.result.as_str() {
+            "p1win" => ("p1win", 2),
+            "p2win" => ("p2win", 1),
+            other => {
+                return Err(format!("a resignation or a flag makes p1win or p2win, not '{other}'"));
+            }
+        };
+        Ok(Verdict { result, reason, loser })
+    }
 }

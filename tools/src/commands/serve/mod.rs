@@ -219,6 +219,8 @@ async fn serve(
                 page("text/css; charset=utf-8", include_str!("../../../web/style.css"))
             }),
         )
+        .route("/favicon.svg", get(favicon))
+        .route("/favicon.ico", get(favicon))
         .route("/ws", get(websocket));
     let listener = tokio::net::TcpListener::bind(address)
         .await
@@ -267,6 +269,10 @@ struct Served {
 
 fn page(content_type: &'static str, body: &'static str) -> impl IntoResponse {
     ([(header::CONTENT_TYPE, content_type), (header::CACHE_CONTROL, "no-cache")], body)
+}
+
+async fn favicon() -> impl IntoResponse {
+    page("image/svg+xml", include_str!("../../../web/favicon.svg"))
 }
 
 async fn websocket(

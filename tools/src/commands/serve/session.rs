@@ -17,7 +17,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
 use super::engine::{Engine, EngineError};
-use super::messages::{GameInfo, Limit, NewGame, Notice, Request, State};
+use super::messages::{GameInfo, Limit, NewGame, Notice, Request, State, Verdict};
 use games::GAMES;
 
 /// What every session shares.
@@ -51,7 +51,22 @@ struct Game {
     players: [Option<Player>; 2],
     /// The side searching now (0 or 1) and when it must have answered.
     thinking: Option<(usize, Instant)>,
+    /// Over by the rules.
     game_over: bool,
+    /// Over by resignation or time.
+    verdict: Option<Verdict>,
+    /// The side to move (0 or 1).
+    to_move: usize,
+    /// The time left per side, in ms, for the sides with a clock.
+    left: [Option<i64>; 2],
+    /// When the clock of the side to move started running.
+    turn_started: Option<Instant>,
+    /// Engine against engine: no search starts while paused.
+    paused: bool,
+    /// The wait before each search.
+    delay: Duration,
+    /// When the engine to move is to start its search.
+    go_at: Option<Instant>,
 }
 
 /// A failure that ends the game (its engines are closed).
@@ -106,12 +121,14 @@ async fn heard(player: Option<&mut Player>) -> Result<EngineMessage, EngineError
 impl Session {
     async fn serve(&mut self) {
         loop {
-            let (first, second, deadline) = match &mut self.game {
+            let (first, second, deadline, go_at, flag_at) = match &mut self.game {
                 Some(game) => {
+                    let flag_at = game.flag_at();
                     let [first, second] = &mut game.players;
-                    (first.as_mut(), second.as_mut(), game.thinking.map(|(_, at)| at))
+                    let deadline = game.thinking.map(|(_, at)| at);
+                    (first.as_mut(), second.as_mut(), deadline, game.go_at, flag_at)
                 }
-                None => (None, None, None),
+                None => (None, None, None, None, None),
             };
             let outcome = tokio::select! {
                 message = self.ws.recv() => match message {
@@ -125,10 +142,12 @@ impl Session {
                 message = heard(first) => self.engine_said(0, message).await,
                 message = heard(second) => self.engine_said(1, message).await,
                 () = sleep_until(deadline) => self.hung().await,
+                () = sleep_until(go_at) => self.go().await,
+                () = sleep_until(flag_at) => self.flag().await,
             };
             if let Err(Fatal(message)) = outcome {
                 self.end_game().await;
-                let notice = Notice::Error { message, restart: true };
+                let notice = Notice::Error { message, restart: true, new_game: false };
                 if send(&mut self.ws, &notice).await.is_err() {
                     return;
                 }
@@ -145,7 +164,14 @@ impl Session {
     }
 
     async fn complain(&mut self, message: &str) -> Result<(), Fatal> {
-        let notice = Notice::Error { message: message.to_owned(), restart: false };
+        let notice = Notice::Error { message: message.to_owned(), restart: false, new_game: false };
+        let _ = send(&mut self.ws, &notice).await;
+        Ok(())
+    }
+
+    /// A New game that did not start: the running game, if any, goes on.
+    async fn refuse_new(&mut self, message: String) -> Result<(), Fatal> {
+        let notice = Notice::Error { message, restart: false, new_game: true };
         let _ = send(&mut self.ws, &notice).await;
         Ok(())
     }
@@ -157,24 +183,35 @@ impl Session {
         };
         match request {
             Request::New(settings) => {
-                self.end_game().await;
-                let Ok(slot) = self.config.slots.clone().try_acquire_owned() else {
-                    return Err(Fatal(format!(
-                        "this server runs at most {} games at once (--max-games): close \
-                         another tab's game and try again",
-                        self.config.max_games
-                    )));
+                // The running game keeps its place (and goes on) until the
+                // new one has started.
+                let slot = match self.slot.take() {
+                    Some(slot) => slot,
+                    None => match self.config.slots.clone().try_acquire_owned() {
+                        Ok(slot) => slot,
+                        Err(_) => {
+                            let message = format!(
+                                "this server runs at most {} games at once (--max-games): close \
+                                 another tab's game and try again",
+                                self.config.max_games
+                            );
+                            return self.refuse_new(message).await;
+                        }
+                    },
                 };
-                self.slot = Some(slot);
-                // A game that does not start needs no restart: the page asks anew.
-                let notes = match self.start(settings).await {
+                let notes = match self.start(*settings).await {
                     Ok((game, notes)) => {
-                        self.game = Some(game);
+                        if let Some(old) = self.game.replace(game) {
+                            old.close().await;
+                        }
+                        self.slot = Some(slot);
                         notes
                     }
                     Err(Fatal(message)) => {
-                        self.slot = None;
-                        return self.complain(&message).await;
+                        if self.game.is_some() {
+                            self.slot = Some(slot);
+                        }
+                        return self.refuse_new(message).await;
                     }
                 };
                 self.advance().await?;
@@ -185,6 +222,10 @@ impl Session {
             }
             Request::Move { text } => self.human_move(text).await,
             Request::TakeBack => self.take_back().await,
+            Request::View { ply } => self.view(ply).await,
+            Request::Resign { side } => self.resign(side).await,
+            Request::Pace { paused, delay_ms } => self.pace(paused, delay_ms).await,
+            Request::Step => self.step().await,
         }
     }
 
@@ -201,6 +242,7 @@ impl Session {
                 "{text:?} holds a line break: not a game, variant, position or move"
             )));
         }
+        let ended = settings.verdict.as_ref().map(Verdict::resumed).transpose().map_err(Fatal)?;
         let entry = search::find_game(GAMES, &settings.game).map_err(|e| Fatal(e.to_string()))?;
         settings.game = entry.name.to_owned();
         settings.variant.get_or_insert_with(|| entry.default_variant().to_owned());
@@ -212,11 +254,34 @@ impl Session {
         }
         let (referee, note) = spawn(&config.referee, &config, &settings, true).await?;
         let mut notes: Vec<String> = note.into_iter().collect();
-        let mut game =
-            Game { settings, referee, players: [None, None], thinking: None, game_over: false };
-        match game.prepare(&config, specs, &mut notes).await {
-            Ok(board) => {
-                let _ = send(&mut self.ws, &Notice::Board { board }).await;
+        let left = settings.sides.each_ref().map(|side| {
+            side.clock.map(|c| c.left_ms.unwrap_or(c.base_ms).min(i64::MAX as u64) as i64)
+        });
+        let delay = Duration::from_millis(settings.delay_ms.min(60_000));
+        let mut game = Game {
+            settings,
+            referee,
+            players: [None, None],
+            thinking: None,
+            game_over: false,
+            verdict: None,
+            to_move: 0,
+            left,
+            turn_started: None,
+            paused: false,
+            delay,
+            go_at: None,
+        };
+        let mut prepared = game.prepare(&config, specs, &mut notes).await;
+        if prepared.is_ok()
+            && ended.is_some()
+            && let Err(e) = game.resume_verdict(ended, config.timeout).await
+        {
+            prepared = Err(e);
+        }
+        match prepared {
+            Ok((board, rules)) => {
+                let _ = send(&mut self.ws, &Notice::Board { board, rules }).await;
                 Ok((game, notes))
             }
             Err(e) => {
@@ -226,7 +291,8 @@ impl Session {
         }
     }
 
-    /// Shows the position; lets the engine to move search.
+    /// Shows the position; lets the engine to move search (after the delay,
+    /// unless paused) and starts the clock of the side to move.
     async fn advance(&mut self) -> Result<(), Fatal> {
         let timeout = self.config.timeout;
         let Some(game) = &mut self.game else { return Ok(()) };
@@ -239,12 +305,20 @@ impl Session {
         let fen = game.referee.ask(Query::Fen, timeout).await?;
         game.game_over = game.referee.ask(Query::GameOver, timeout).await? == "true";
         let side = usize::from(game.referee.ask(Query::P1Turn, timeout).await? != "true");
-        let engine = game.players[side].as_mut().filter(|_| !game.game_over);
-        let engine_to_move = engine.is_some();
-        if let Some(player) = engine {
-            player.engine.send(&position).await?;
-            player.engine.send(&GuiMessage::Go(player.limit.go())).await?;
-            game.thinking = Some((side, Instant::now() + player.limit.patience(timeout)));
+        game.to_move = side;
+        let over = game.over();
+        if over || game.paused {
+            game.turn_started = None;
+        } else if game.left[side].is_some() && game.turn_started.is_none() {
+            game.turn_started = Some(Instant::now());
+        }
+        let engine_to_move = !over && game.players[side].is_some();
+        if engine_to_move && game.thinking.is_none() && game.go_at.is_none() && !game.paused {
+            if game.delay.is_zero() {
+                game.search(timeout).await?;
+            } else {
+                game.go_at = Some(Instant::now() + game.delay);
+            }
         }
         let state = State {
             moves: game.settings.moves.clone(),
@@ -252,10 +326,101 @@ impl Session {
             pieces,
             movepaths,
             to_move: side as u8 + 1,
-            human_to_move: !game.game_over && !engine_to_move,
-            thinking: engine_to_move.then_some(side as u8 + 1),
+            human_to_move: !over && !engine_to_move,
+            thinking: game.thinking.map(|(s, _)| s as u8 + 1),
+            game_over: over,
+            verdict: game.verdict.clone(),
+            clocks: game.clocks_now(),
+            ticking: game.turn_started.map(|_| side as u8 + 1),
+            paused: game.paused,
         };
         let _ = send(&mut self.ws, &Notice::State(state)).await;
+        Ok(())
+    }
+
+    /// The position after the first `ply` moves, for the page's move list;
+    /// the referee is put back on the game's position.
+    async fn view(&mut self, ply: usize) -> Result<(), Fatal> {
+        let timeout = self.config.timeout;
+        let Some(game) = &mut self.game else {
+            return self.complain("no game is running: start one").await;
+        };
+        if ply > game.settings.moves.len() {
+            let message = format!("the game has no move {ply}");
+            return self.complain(&message).await;
+        }
+        let mut position = game.position();
+        if let GuiMessage::Position { moves, .. } = &mut position {
+            moves.truncate(ply);
+        }
+        game.referee.command(&position, timeout).await?;
+        let pieces = game.referee.ask(Query::Pieces, timeout).await?;
+        let pieces = json(&game.referee.name, "pieces", &pieces)?;
+        let fen = game.referee.ask(Query::Fen, timeout).await?;
+        game.referee.command(&game.position(), timeout).await?;
+        let _ = send(&mut self.ws, &Notice::View { ply, fen, pieces }).await;
+        Ok(())
+    }
+
+    async fn resign(&mut self, side: Option<u8>) -> Result<(), Fatal> {
+        let Some(game) = &mut self.game else {
+            return self.complain("no game is running: start one").await;
+        };
+        if game.over() {
+            return self.complain("the game is over already").await;
+        }
+        let people: Vec<usize> = (0..2).filter(|&i| game.players[i].is_none()).collect();
+        let loser = match side {
+            Some(side @ 1..=2) => usize::from(side - 1),
+            Some(side) => return self.complain(&format!("there is no side {side}")).await,
+            None if people.len() == 1 => people[0],
+            None => game.to_move,
+        };
+        game.end(loser, "resignation").await?;
+        self.advance().await
+    }
+
+    async fn pace(&mut self, paused: bool, delay_ms: u64) -> Result<(), Fatal> {
+        let Some(game) = &mut self.game else { return Ok(()) };
+        game.delay = Duration::from_millis(delay_ms.min(60_000));
+        if paused && !game.paused {
+            game.go_at = None;
+            game.stop_clock(false);
+        }
+        game.paused = paused;
+        self.advance().await
+    }
+
+    async fn step(&mut self) -> Result<(), Fatal> {
+        let timeout = self.config.timeout;
+        let Some(game) = &mut self.game else { return Ok(()) };
+        if game.paused && !game.over() && game.thinking.is_none() {
+            if game.players[game.to_move].is_none() {
+                return self.complain("a person is to move").await;
+            }
+            game.search(timeout).await?;
+            self.advance().await?;
+        }
+        Ok(())
+    }
+
+    /// The clock of the side to move has run out.
+    async fn flag(&mut self) -> Result<(), Fatal> {
+        let Some(game) = &mut self.game else { return Ok(()) };
+        let side = game.to_move;
+        game.stop_clock(false);
+        game.end(side, "time").await?;
+        self.advance().await
+    }
+
+    /// The wait for the delay before a search is over.
+    async fn go(&mut self) -> Result<(), Fatal> {
+        let timeout = self.config.timeout;
+        let Some(game) = &mut self.game else { return Ok(()) };
+        game.go_at = None;
+        if !game.over() && !game.paused && game.thinking.is_none() {
+            game.search(timeout).await?;
+        }
         Ok(())
     }
 
@@ -271,7 +436,7 @@ impl Session {
         let Some(game) = &self.game else {
             return self.complain("no game is running: start one").await;
         };
-        if game.game_over || game.thinking.is_some() {
+        if game.over() || game.thinking.is_some() || game.players[game.to_move].is_some() {
             return self.complain(&format!("'{text}' was not played: it is not your turn")).await;
         }
         if has_break(&text) || text.trim().is_empty() {
@@ -280,7 +445,17 @@ impl Session {
         if !self.is_legal(&text).await? {
             return self.complain(&format!("'{text}' is not a legal move here")).await;
         }
-        if let Some(game) = &mut self.game {
+        self.played(text).await
+    }
+
+    /// A legal move of the side to move: on its clock, then on the board
+    /// (unless the clock had run out).
+    async fn played(&mut self, text: String) -> Result<(), Fatal> {
+        let Some(game) = &mut self.game else { return Ok(()) };
+        if game.stop_clock(true) {
+            let side = game.to_move;
+            game.end(side, "time").await?;
+        } else {
             game.settings.moves.push(text);
         }
         self.advance().await
@@ -294,6 +469,11 @@ impl Session {
         if game.settings.moves.is_empty() {
             return self.complain("there is no move to take back").await;
         }
+        if game.verdict.is_some() {
+            return self.complain("the game is over: start a new one").await;
+        }
+        game.stop_clock(false);
+        game.go_at = None;
         if let Some((side, _)) = game.thinking.take()
             && let Some(player) = &mut game.players[side]
         {
@@ -345,10 +525,7 @@ impl Session {
                         "engine '{name}' answered an illegal move '{text}'"
                     )));
                 }
-                if let Some(game) = &mut self.game {
-                    game.settings.moves.push(text);
-                }
-                self.advance().await
+                self.played(text).await
             }
             EngineMessage::Info(info) if player.abandoned == 0 => {
                 let notice = info_notice(side, info);
@@ -371,15 +548,15 @@ impl Session {
 }
 
 impl Game {
-    /// Asks the referee for the board, checks the game and the position, and
-    /// starts the engines of the sides `specs` names, adding the options they
-    /// refused to `notes`.
+    /// Asks the referee for the board (and the rules, which it may not
+    /// know), checks the game and the position, and starts the engines of the
+    /// sides `specs` names, adding the options they refused to `notes`.
     async fn prepare(
         &mut self,
         config: &Config,
         specs: [Option<&EngineSpec>; 2],
         notes: &mut Vec<String>,
-    ) -> Result<Value, Fatal> {
+    ) -> Result<(Value, Option<String>), Fatal> {
         let referee = &mut self.referee;
         let board = referee.ask(Query::Board, config.timeout).await.map_err(|e| {
             Fatal(format!(
@@ -397,6 +574,11 @@ impl Game {
                 referee.name
             )));
         }
+        // An extension: a referee without it has no rules to show.
+        let rules = match self.referee.ask(Query::Rules, config.timeout).await {
+            Ok(text) => serde_json::from_str::<String>(&text).ok().filter(|t| !t.is_empty()),
+            Err(_) => None,
+        };
         let position = self.position();
         self.referee.command(&position, config.timeout).await?;
         for (i, spec) in specs.into_iter().enumerate() {
@@ -406,7 +588,108 @@ impl Game {
             let limit = self.settings.sides[i].limit.unwrap_or(Limit::Movetime(1000));
             self.players[i] = Some(Player { engine, limit, abandoned: 0 });
         }
-        Ok(board)
+        Ok((board, rules))
+    }
+
+    /// Puts back the verdict of a resumed game, unless the rules ended it
+    /// (a verdict would contradict their result).
+    async fn resume_verdict(
+        &mut self,
+        ended: Option<Verdict>,
+        timeout: Duration,
+    ) -> Result<(), Fatal> {
+        if self.referee.ask(Query::GameOver, timeout).await? == "true" {
+            return Err(Fatal(
+                "the rules ended this game: it cannot also end by resignation or time".to_owned(),
+            ));
+        }
+        self.verdict = ended;
+        Ok(())
+    }
+
+    /// Over by the rules or by a verdict.
+    fn over(&self) -> bool {
+        self.game_over || self.verdict.is_some()
+    }
+
+    /// When the clock of the side to move runs out, if it runs.
+    fn flag_at(&self) -> Option<Instant> {
+        let left = self.left[self.to_move]?;
+        let started = self.turn_started?;
+        Some(started + Duration::from_millis(left.max(0) as u64))
+    }
+
+    /// The time left per side now.
+    fn clocks_now(&self) -> [Option<i64>; 2] {
+        let mut clocks = self.left;
+        if let (Some(started), Some(left)) = (self.turn_started, &mut clocks[self.to_move]) {
+            *left -= started.elapsed().as_millis().min(i64::MAX as u128) as i64;
+        }
+        clocks
+    }
+
+    /// Stops the clock of the side to move, adding its increment when it
+    /// `moved`; whether it had run out.
+    fn stop_clock(&mut self, moved: bool) -> bool {
+        let side = self.to_move;
+        let (Some(started), Some(left)) = (self.turn_started.take(), &mut self.left[side]) else {
+            return false;
+        };
+        *left -= started.elapsed().as_millis().min(i64::MAX as u128) as i64;
+        if *left < 0 {
+            return true;
+        }
+        if moved {
+            let inc = self.settings.sides[side].clock.map_or(0, |c| c.inc_ms);
+            *left = left.saturating_add(inc.min(i64::MAX as u64) as i64);
+        }
+        false
+    }
+
+    /// Ends the game: `loser` (0 or 1) lost by `reason`; a search is abandoned.
+    async fn end(&mut self, loser: usize, reason: &'static str) -> Result<(), Fatal> {
+        self.verdict = Some(Verdict {
+            result: if loser == 0 { "p2win" } else { "p1win" },
+            reason,
+            loser: loser as u8 + 1,
+        });
+        self.go_at = None;
+        self.turn_started = None;
+        if let Some((side, _)) = self.thinking.take()
+            && let Some(player) = &mut self.players[side]
+        {
+            player.engine.send(&GuiMessage::Stop).await?;
+            player.abandoned += 1;
+        }
+        Ok(())
+    }
+
+    /// Lets the engine of the side to move search, under its clock if it
+    /// has one, else its limit.
+    async fn search(&mut self, timeout: Duration) -> Result<(), Fatal> {
+        let side = self.to_move;
+        let position = self.position();
+        let clocks = self.clocks_now();
+        let incs = self.settings.sides.each_ref().map(|s| s.clock.map(|c| c.inc_ms));
+        let Some(player) = &mut self.players[side] else { return Ok(()) };
+        let (go, patience) = match clocks[side] {
+            Some(left) => {
+                let ms = |t: Option<i64>| t.map(|t| t.max(0) as u64);
+                let go = Go {
+                    p1time: ms(clocks[0]),
+                    p2time: ms(clocks[1]),
+                    p1inc: incs[0],
+                    p2inc: incs[1],
+                    ..Go::default()
+                };
+                (go, timeout + Duration::from_millis(left.max(0) as u64))
+            }
+            None => (player.limit.go(), player.limit.patience(timeout)),
+        };
+        player.engine.send(&position).await?;
+        player.engine.send(&GuiMessage::Go(go)).await?;
+        self.thinking = Some((side, Instant::now() + patience));
+        Ok(())
     }
 
     fn position(&self) -> GuiMessage {

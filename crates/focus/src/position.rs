@@ -415,6 +415,8 @@ impl Game for Position {
         self.pushed_off(mv.to(), mv.piece_count()).1 > 0
     }
 
+    const TACTICAL_GENERATOR: bool = true;
+
     fn generate_tactical(&self, moves: &mut Vec<Move>) {
         let capture_squares = self.capture_squares();
         if capture_squares[MAX_HEIGHT] == 0 {

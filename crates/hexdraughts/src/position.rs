@@ -326,6 +326,8 @@ impl Game for Position {
         crate::resolve::resolve(self, text)
     }
 
+    const TACTICAL_GENERATOR: bool = true;
+
     fn generate_tactical(&self, moves: &mut Vec<Move>) {
         self.sides(self.side).generate_tactical(moves);
     }

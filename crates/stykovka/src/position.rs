@@ -284,6 +284,8 @@ impl Game for Position {
 
     /// The moves that win at once, straight from the move rules (a pass
     /// never wins).
+    const TACTICAL_GENERATOR: bool = true;
+
     fn generate_tactical(&self, moves: &mut Vec<Move>) {
         if self.win.is_some() {
             return;

@@ -443,6 +443,37 @@ impl Game for Position {
         }
     }
 
+    /// The moves [`generate_moves`](Game::generate_moves) gives, in its
+    /// order, but those landing where they push off an enemy piece.
+    fn generate_quiet(&self, moves: &mut Vec<Move>) {
+        let capture_squares = self.capture_squares();
+        if capture_squares[MAX_HEIGHT] == 0 {
+            return self.generate_moves(moves);
+        }
+        let me = self.side.index();
+        for from in squares(self.owned[me]) {
+            let targets = &TARGETS[from.index()];
+            for k in 1..=height(self.stacks[from.index()]) {
+                let captures = capture_squares[k];
+                let at_k = &targets[k].as_slice()[targets[k - 1].len() as usize..];
+                moves.extend(
+                    at_k.iter()
+                        .filter(|to| captures & (1 << to.index()) == 0)
+                        .map(|&to| Move::Stack { from, to }),
+                );
+            }
+        }
+        if self.reserve[me] > 0 {
+            let captures = capture_squares[1];
+            moves.extend(
+                SQUARES
+                    .iter()
+                    .filter(|to| captures & (1 << to.index()) == 0)
+                    .map(|&to| Move::Drop { to }),
+            );
+        }
+    }
+
     /// Stack moves by their from and to squares, then drops by their square.
     const MOVE_INDEX_BOUND: usize = 65 * 64;
 

@@ -7,7 +7,8 @@ use board_core::{
 };
 
 use crate::rules::{
-    WinReason, could_win_at_once, count_moves, end_after, for_each_move, has_move, wins_at_once,
+    WinReason, could_win_at_once, count_moves, crashing_landings, docking_landings, end_after,
+    for_each_move, for_each_move_from, has_move, wins_at_once,
 };
 use crate::{Move, MoveText, Setup, Square};
 
@@ -282,24 +283,34 @@ impl Game for Position {
         self.may_win && wins_at_once(own, enemy, mv).is_some()
     }
 
-    /// The moves that win at once, straight from the move rules (a pass
-    /// never wins).
     const TACTICAL_GENERATOR: bool = true;
 
+    /// The moves that win at once, straight from the move rules (a pass
+    /// never wins): of each checker only the moves landing where a crash or
+    /// a docking is possible are tried.
     fn generate_tactical(&self, moves: &mut Vec<Move>) {
-        if self.win.is_some() {
-            return;
-        }
-        if !self.may_win {
+        if self.win.is_some() || !self.may_win {
             return;
         }
         let (own, enemy) = self.own_and_enemy();
-        for_each_move(own, enemy, |mv| {
-            if wins_at_once(own, enemy, mv).is_some() {
-                moves.push(mv);
+        let crashing = crashing_landings(own, enemy);
+        let mut pieces = own;
+        while pieces != 0 {
+            let from = Square::lowest(pieces);
+            pieces &= pieces - 1;
+            let landings = crashing | docking_landings(own, from);
+            if landings == 0 {
+                continue;
             }
-            true
-        });
+            for_each_move_from(from, own, enemy, |mv| {
+                if mv.to().is_some_and(|to| to.bit() & landings != 0)
+                    && wins_at_once(own, enemy, mv).is_some()
+                {
+                    moves.push(mv);
+                }
+                true
+            });
+        }
     }
 
     /// Slides and docks by their from and to squares; the pass last.

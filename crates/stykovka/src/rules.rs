@@ -16,40 +16,54 @@ use crate::{Move, Square};
 /// `false` exactly when `sink` stopped it.
 #[inline(always)]
 pub(crate) fn for_each_move(own: u64, enemy: u64, mut sink: impl FnMut(Move) -> bool) -> bool {
-    let occupied = own | enemy;
     let mut pieces = own;
     while pieces != 0 {
         let from = Square::lowest(pieces);
         pieces &= pieces - 1;
-        let s = from.index();
-        for d in 0..8 {
-            let ray = GEOMETRY.ray[d][s];
-            // Rule 2: the checkers ahead on the line, plus the mover itself.
-            let distance = 1 + (ray & occupied).count_ones() as u8;
-            if distance > GEOMETRY.ray_len[d][s] {
+        if !for_each_move_from(from, own, enemy, &mut sink) {
+            return false;
+        }
+    }
+    true
+}
+
+/// [`for_each_move`] for the checker on `from` alone.
+#[inline(always)]
+pub(crate) fn for_each_move_from(
+    from: Square,
+    own: u64,
+    enemy: u64,
+    mut sink: impl FnMut(Move) -> bool,
+) -> bool {
+    let occupied = own | enemy;
+    let s = from.index();
+    for d in 0..8 {
+        let ray = GEOMETRY.ray[d][s];
+        // Rule 2: the checkers ahead on the line, plus the mover itself.
+        let distance = 1 + (ray & occupied).count_ones() as u8;
+        if distance > GEOMETRY.ray_len[d][s] {
+            continue;
+        }
+        let to = Geometry::step(from, d, distance);
+        let t = to.index();
+        let landing = to.bit();
+        let passed = ray & !GEOMETRY.ray[d][t] & !landing;
+        // Rule 3 (no passing over an enemy checker), rule 4 (no landing on an own one).
+        if passed & enemy != 0 || landing & own != 0 {
+            continue;
+        }
+        let mv = if landing & enemy == 0 {
+            Move::Slide { from, to }
+        } else {
+            // Rule 5: the enemy checker needs 4 empty squares on its diagonal,
+            // the mover's origin counting as empty.
+            if GEOMETRY.retreat_path[t] & occupied & !from.bit() != 0 {
                 continue;
             }
-            let to = Geometry::step(from, d, distance);
-            let t = to.index();
-            let landing = to.bit();
-            let passed = ray & !GEOMETRY.ray[d][t] & !landing;
-            // Rule 3 (no passing over an enemy checker), rule 4 (no landing on an own one).
-            if passed & enemy != 0 || landing & own != 0 {
-                continue;
-            }
-            let mv = if landing & enemy == 0 {
-                Move::Slide { from, to }
-            } else {
-                // Rule 5: the enemy checker needs 4 empty squares on its diagonal,
-                // the mover's origin counting as empty.
-                if GEOMETRY.retreat_path[t] & occupied & !from.bit() != 0 {
-                    continue;
-                }
-                Move::Dock { from, to, retreat: GEOMETRY.retreat[t] }
-            };
-            if !sink(mv) {
-                return false;
-            }
+            Move::Dock { from, to, retreat: GEOMETRY.retreat[t] }
+        };
+        if !sink(mv) {
+            return false;
         }
     }
     true
@@ -99,10 +113,7 @@ pub(crate) const fn docked(own: u64) -> bool {
 /// its checker never joins any.
 #[inline]
 pub(crate) fn could_win_at_once(own: u64, enemy: u64) -> bool {
-    let (north, south) = (own >> 8, own << 8);
-    let (east, west) = ((own >> 1) & NOT_FILE_H, (own << 1) & NOT_FILE_A);
-    let three_own = (north & south & (east | west)) | (east & west & (north | south));
-    if enemy & INTERIOR & three_own != 0 || enclosed(!enemy, own) != 0 {
+    if enemy & INTERIOR & three_neighbours_in(own) != 0 || enclosed(!enemy, own) != 0 {
         return true;
     }
     let lone = own & !orthogonal_neighbours(own);
@@ -115,6 +126,43 @@ pub(crate) fn could_win_at_once(own: u64, enemy: u64) -> bool {
         rest &= !flood(rest & rest.wrapping_neg(), rest);
     }
     rest == 0
+}
+
+/// The squares with at least three orthogonal neighbours in `bits`.
+#[inline]
+const fn three_neighbours_in(bits: u64) -> u64 {
+    let (north, south) = (bits >> 8, bits << 8);
+    let (east, west) = ((bits >> 1) & NOT_FILE_H, (bits << 1) & NOT_FILE_A);
+    (north & south & (east | west)) | (east & west & (north | south))
+}
+
+/// Where a move of the player with checkers `own` must land to crash an
+/// enemy checker: next to an enemy checker that has three own neighbours
+/// (the move brings the fourth); and, when some square off the enemy's is
+/// walled in by own checkers (a displaced checker may retreat into it), on
+/// any enemy checker. Lifting the mover only takes own neighbours away, and
+/// a retreat square is never next to the landing, so no crashing move lands
+/// elsewhere.
+#[inline]
+pub(crate) const fn crashing_landings(own: u64, enemy: u64) -> u64 {
+    let beside = orthogonal_neighbours(enemy & INTERIOR & three_neighbours_in(own));
+    if enclosed(!enemy, own) != 0 { beside | enemy } else { beside }
+}
+
+/// Where the checker on `from` of the player with checkers `own` must land
+/// for them to end docked: next to every group the other checkers form (the
+/// landing square is the only one that can join them).
+#[inline]
+pub(crate) const fn docking_landings(own: u64, from: Square) -> u64 {
+    let rest = own & !from.bit();
+    let mut landings = !rest;
+    let mut left = rest;
+    while left != 0 && landings != 0 {
+        let group = flood(left & left.wrapping_neg(), rest);
+        left &= !group;
+        landings &= orthogonal_neighbours(group);
+    }
+    landings
 }
 
 /// Why a game was won.

@@ -523,11 +523,13 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         if qply >= self.pruning.quiescence_plies {
             return terminal_score(pos, ply).unwrap_or_else(|| evaluate(pos));
         }
-        // The table, under a key of its own for each number of quiescence
-        // plies left (each is another tree).
+        // The table (where the game asks for it), under a key of its own for
+        // each number of quiescence plies left (each is another tree).
         let key = pos.zobrist() ^ quiescence_salt(self.pruning.quiescence_plies - qply);
         let mut table_code = None;
-        if let Some(entry) = self.table.probe(key) {
+        if G::QUIESCENCE_TABLE
+            && let Some(entry) = self.table.probe(key)
+        {
             if let Some(value) = cutoff(entry, ply, alpha, beta) {
                 return value;
             }
@@ -575,7 +577,9 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         let bound = bound_of(best, original_alpha, beta);
         // Standing on the evaluation names no move: keep the table's, if any.
         let code = best_move.map(|mv| pos.move_code(mv)).or(table_code);
-        if let Some(code) = code {
+        if G::QUIESCENCE_TABLE
+            && let Some(code) = code
+        {
             self.table.store(key, Entry { code, value: to_table(best, ply), depth: 0, bound });
         }
         best

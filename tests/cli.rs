@@ -505,3 +505,47 @@ fn match_without_a_ply_cap_is_warned_about() {
     assert!(stderr.contains("warning: no ply cap (--max-plies 0)"), "{stderr}");
     assert!(out.status.success(), "{stderr}");
 }
+
+/// `tools/scripts/cpu-seconds.sh GAME DEPTH BIN...`, with this binary twice.
+fn cpu_seconds(args: &[&str]) -> Output {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../tools/scripts/cpu-seconds.sh");
+    Command::new("bash").arg(script).args(args).output().expect("bash runs the script")
+}
+
+#[test]
+fn cpu_seconds_compares_binaries_by_the_bench_they_run() {
+    let bin = env!("CARGO_BIN_EXE_igroteka");
+    let output = cpu_seconds(&["focus", "2", "--repeat", "2", bin, bin]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let lines: Vec<Vec<String>> =
+        stdout(&output).lines().map(|l| l.split_whitespace().map(String::from).collect()).collect();
+    assert_eq!(lines.len(), 2, "one line per binary: {lines:?}");
+    let field = |line: &[String], name: &str| {
+        let at =
+            line.iter().position(|w| w == name).unwrap_or_else(|| panic!("{name} in {line:?}"));
+        line[at + 1].clone()
+    };
+    // The same binary searches the same tree.
+    let nodes: Vec<u64> =
+        lines.iter().map(|l| field(l, "nodes").parse().expect("a count")).collect();
+    assert!(nodes[0] > 0);
+    assert_eq!(nodes[0], nodes[1]);
+    assert_eq!(field(&lines[0], "ratio"), "1.000");
+    for line in &lines {
+        assert_eq!(field(line, "bin"), bin);
+        let median: f64 = field(line, "cpu_median").parse().expect("seconds");
+        let least: f64 = field(line, "cpu_min").parse().expect("seconds");
+        assert!(least <= median, "{line:?}");
+    }
+}
+
+#[test]
+fn cpu_seconds_refuses_a_depth_that_is_not_a_number() {
+    let bin = env!("CARGO_BIN_EXE_igroteka");
+    let output = cpu_seconds(&["focus", "deep", bin]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stderr(&output), "cpu-seconds.sh: depth must be a number, not 'deep'\n");
+    let output = cpu_seconds(&["focus", "2", "/nonexistent/igroteka"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stderr(&output), "cpu-seconds.sh: no binary at /nonexistent/igroteka\n");
+}

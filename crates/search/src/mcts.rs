@@ -64,6 +64,11 @@ const VERIFY_MIN_ITERATIONS: u64 = 1000;
 /// (seeds 1 and 7) the engine plays won moves there, at 0.5 s it still plays
 /// `a1-a9` or `i1-i9` (searches limited by iterations are checked in full).
 const VERIFY_TIME_SHARE: u32 = 8;
+/// Timed searches shorter than this are not checked: a check that short
+/// proves little (City `8` needs about 60 ms, a 0.5 s search keeps 62 ms)
+/// and its share of the time cost adiyukh's MCTS −50 ± 47 Elo at 60 ms a
+/// move (180 games against f57f5c5).
+const VERIFY_MIN_TIME: Duration = Duration::from_millis(500);
 /// At most this many moves are checked in one search (each found lost
 /// makes the next best the candidate).
 const VERIFY_MOVES: usize = 6;
@@ -249,8 +254,13 @@ impl<G: Game> Mcts<G> {
             }
             None => limits,
         };
-        // An eighth of the time is kept for checking the move to play.
-        let search_limits = match (knowledge.verify, limits.time) {
+        // Searches of at least VERIFY_MIN_TIME keep an eighth of their time for
+        // checking the move to play.
+        let verify = match limits.time {
+            Some(time) if time < VERIFY_MIN_TIME => None,
+            _ => knowledge.verify,
+        };
+        let search_limits = match (verify, limits.time) {
             (Some(_), Some(time)) => {
                 Limits { time: Some(time - time / VERIFY_TIME_SHARE), ..limits }
             }
@@ -273,7 +283,7 @@ impl<G: Game> Mcts<G> {
                 on_info(&self.info(iterations, seldepth, &clock));
             }
         }
-        if let Some(verify) = knowledge.verify {
+        if let Some(verify) = verify {
             let left = limits.time.map(|time| time.saturating_sub(clock.elapsed()));
             verify(self, pos, stop, left, iterations);
         }
@@ -571,7 +581,8 @@ impl<G: Evaluate> Mcts<G> {
     /// proven lost, which is checked in turn. Spends at most
     /// [`VERIFY_NODES_PER_ITERATION`] per iteration (none below
     /// [`VERIFY_MIN_ITERATIONS`]), and no more than `time` (the share of a
-    /// timed search kept for it, [`VERIFY_TIME_SHARE`]).
+    /// timed search kept for it, [`VERIFY_TIME_SHARE`]; timed searches
+    /// shorter than [`VERIFY_MIN_TIME`] are not checked).
     fn verify_best(&mut self, pos: &G, stop: &AtomicBool, time: Option<Duration>, iterations: u64) {
         if iterations < VERIFY_MIN_ITERATIONS {
             return;

@@ -540,11 +540,17 @@ fn cpu_seconds_compares_binaries_by_the_bench_they_run() {
 }
 
 #[test]
-fn cpu_seconds_refuses_a_depth_that_is_not_a_number() {
+fn cpu_seconds_refuses_bad_arguments_in_one_line() {
     let bin = env!("CARGO_BIN_EXE_igroteka");
     let output = cpu_seconds(&["focus", "deep", bin]);
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(stderr(&output), "cpu-seconds.sh: depth must be a number, not 'deep'\n");
+    let output = cpu_seconds(&["focus", "2", "--repeat", "0", bin]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stderr(&output), "cpu-seconds.sh: --repeat must be a positive number, not '0'\n");
+    let output = cpu_seconds(&["focus", "2", bin, "--threads"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stderr(&output), "cpu-seconds.sh: --threads needs a value\n");
     let output = cpu_seconds(&["focus", "2", "/nonexistent/igroteka"]);
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(stderr(&output), "cpu-seconds.sh: no binary at /nonexistent/igroteka\n");

@@ -34,9 +34,14 @@ threads=1
 bins=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --repeat) repeat=$2; shift 2 ;;
-    --variant) variant=(--variant "$2"); shift 2 ;;
-    --threads) threads=$2; shift 2 ;;
+    --repeat|--variant|--threads)
+      [ $# -ge 2 ] || { echo "cpu-seconds.sh: $1 needs a value" >&2; exit 2; }
+      case "$1" in
+        --repeat) repeat=$2 ;;
+        --variant) variant=(--variant "$2") ;;
+        --threads) threads=$2 ;;
+      esac
+      shift 2 ;;
     -h|--help) usage ;;
     --*) echo "cpu-seconds.sh: unknown option '$1'" >&2; exit 2 ;;
     *) bins+=("$1"); shift ;;
@@ -44,6 +49,8 @@ while [ $# -gt 0 ]; do
 done
 [ ${#bins[@]} -ge 1 ] || usage
 [[ $depth =~ ^[0-9]+$ ]] || { echo "cpu-seconds.sh: depth must be a number, not '$depth'" >&2; exit 2; }
+[[ $repeat =~ ^[1-9][0-9]*$ ]] || { echo "cpu-seconds.sh: --repeat must be a positive number, not '$repeat'" >&2; exit 2; }
+[[ $threads =~ ^[1-9][0-9]*$ ]] || { echo "cpu-seconds.sh: --threads must be a positive number, not '$threads'" >&2; exit 2; }
 for bin in "${bins[@]}"; do
   [ -x "$bin" ] || { echo "cpu-seconds.sh: no binary at $bin" >&2; exit 1; }
 done

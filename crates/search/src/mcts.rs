@@ -66,8 +66,8 @@ const VERIFY_MIN_ITERATIONS: u64 = 1000;
 const VERIFY_TIME_SHARE: u32 = 8;
 /// Timed searches shorter than this are not checked: a check that short
 /// proves little (City `8` needs about 60 ms, a 0.5 s search keeps 62 ms)
-/// and its share of the time cost adiyukh's MCTS −50 ± 47 Elo at 60 ms a
-/// move (180 games against f57f5c5).
+/// and its share of the time cost adiyukh's MCTS −52 ± 45 Elo at 60 ms a
+/// move (200 games against f57f5c5).
 const VERIFY_MIN_TIME: Duration = Duration::from_millis(500);
 /// At most this many moves are checked in one search (each found lost
 /// makes the next best the candidate).

@@ -425,7 +425,7 @@ async fn texts_with_line_breaks_never_reach_the_engines() {
     until(&mut ws, "state").await;
     send(&mut ws, json!({"type": "move", "move": "a1-a2\ngo infinite"})).await;
     let refusal = until(&mut ws, "error").await;
-    assert!(refusal["message"].as_str().unwrap_or("").contains("is not a move"), "{refusal}");
+    assert!(refusal["message"].as_str().unwrap_or("").contains("a move is one word"), "{refusal}");
     assert_eq!(refusal["restart"], false, "{refusal}");
     let mut crafted = new_game("otrazhenie", side(None, Value::Null), side(None, Value::Null));
     crafted["variant"] = json!("standard\nsetoption name Threads value 5");
@@ -435,6 +435,59 @@ async fn texts_with_line_breaks_never_reach_the_engines() {
     // The refused game never started, and the running game's referee (its
     // only process) goes on.
     server.wait_for_children(1);
+}
+
+/// Two moves in one text (a space of any kind between them) were once
+/// played as two plies: the person chose the engine's reply and the engine
+/// was never asked. Through `move`, `new`'s position text and `new`'s moves,
+/// such a text is refused and nothing is played.
+#[tokio::test]
+async fn two_moves_in_one_text_are_refused_not_played() {
+    let mut referee = serve_support::Engine::start("otrazhenie", "standard");
+    let first = referee.query("moves").split_whitespace().next().expect("a move").to_owned();
+    referee.send(&format!("position startpos moves {first}"));
+    let reply = referee.query("moves").split_whitespace().next().expect("a reply").to_owned();
+    let start = referee.query("fen");
+
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    let engine = side(Some("alphabeta"), json!({"depth": 1}));
+    send(&mut ws, new_game("otrazhenie", side(None, Value::Null), engine.clone())).await;
+    let state = until(&mut ws, "state").await;
+    assert_eq!(state["moves"], json!([]), "{state}");
+    for space in [" ", "\u{a0}", "\u{2028}", "\u{3000}", "\t"] {
+        let two = format!("{first}{space}{reply}");
+        send(&mut ws, json!({"type": "move", "move": two})).await;
+        let refusal = until(&mut ws, "error").await;
+        let message = refusal["message"].as_str().unwrap_or("");
+        assert!(message.contains("a move is one word"), "{two:?}: {refusal}");
+        assert_eq!(refusal["restart"], false, "{refusal}");
+    }
+    // Nothing was played: the person's first move is still theirs to make,
+    // and the engine answers it.
+    send(&mut ws, json!({"type": "move", "move": first})).await;
+    let mut state = until(&mut ws, "state").await;
+    while state["moves"].as_array().map_or(0, Vec::len) < 2 {
+        state = until(&mut ws, "state").await;
+    }
+    assert_eq!(state["moves"][0], json!(first), "{state}");
+
+    // The same two moves smuggled through a new game's position text or
+    // its list of moves: refused, the running game goes on.
+    let mut smuggled = new_game("otrazhenie", side(None, Value::Null), engine.clone());
+    smuggled["fen"] = json!(format!("{start} moves {first} {reply}"));
+    send(&mut ws, smuggled).await;
+    let error = until(&mut ws, "error").await;
+    assert!(error["message"].as_str().unwrap_or("").contains("'moves'"), "{error}");
+    let mut smuggled = new_game("otrazhenie", side(None, Value::Null), engine);
+    smuggled["moves"] = json!([format!("{first}\u{3000}{reply}")]);
+    send(&mut ws, smuggled).await;
+    let error = until(&mut ws, "error").await;
+    assert!(
+        error["message"].as_str().unwrap_or("").contains("move 1: a move is one word"),
+        "{error}"
+    );
 }
 
 /// An engine that writes without line breaks costs the server at most the

@@ -5,15 +5,16 @@ use std::str::FromStr;
 
 use board_core::{Outcome, Player, Score};
 
-use crate::ParseError;
 use crate::error::quote;
+use crate::token::NO_MOVE;
+use crate::{MoveToken, ParseError};
 
 /// One line the engine writes.
 ///
 /// ```
 /// use protocol::EngineMessage;
 /// let msg: EngineMessage = "bestmove c4".parse().unwrap();
-/// assert_eq!(msg, EngineMessage::BestMove(Some("c4".into())));
+/// assert_eq!(msg, EngineMessage::BestMove(Some("c4".parse().unwrap())));
 /// assert_eq!(EngineMessage::BestMove(None).to_string(), "bestmove (none)");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,7 +37,7 @@ pub enum EngineMessage {
     InfoString(String),
     /// `bestmove <move>`, or `bestmove (none)` when the game is over. Always
     /// exactly two tokens.
-    BestMove(Option<String>),
+    BestMove(Option<MoveToken>),
     /// `response <text>`: the answer to a `query`. The UGI queries answer one
     /// word; `query moves` answers a list (possibly empty: `response`).
     Response(String),
@@ -78,7 +79,7 @@ pub struct SearchInfo {
     /// Milliseconds spent.
     pub time_ms: Option<u64>,
     /// Principal variation, best move first.
-    pub pv: Vec<String>,
+    pub pv: Vec<MoveToken>,
 }
 
 impl SearchInfo {
@@ -119,7 +120,9 @@ impl SearchInfo {
             nodes: Some(info.nodes),
             nps: Some(info.nps()),
             time_ms: Some(u64::try_from(info.time.as_millis()).unwrap_or(u64::MAX)),
-            pv: info.pv.clone(),
+            // A game's move texts are single words (the conformance suite
+            // checks it); a line never carries one that is not.
+            pv: info.pv.iter().map_while(|mv| MoveToken::new(mv.as_str()).ok()).collect(),
         }
     }
 }
@@ -206,8 +209,10 @@ impl FromStr for EngineMessage {
                 _ => EngineMessage::Info(parse_info(rest)?),
             },
             "bestmove" => match rest.first() {
-                Some(&"(none)") => EngineMessage::BestMove(None),
-                Some(mv) => EngineMessage::BestMove(Some((*mv).to_owned())),
+                Some(&NO_MOVE) => EngineMessage::BestMove(None),
+                Some(mv) => EngineMessage::BestMove(Some(
+                    MoveToken::new(*mv).map_err(|e| ParseError::new(format!("bestmove: {e}")))?,
+                )),
                 None => return Err(ParseError::new("bestmove: the move is missing")),
             },
             // Verbatim: a JSON answer may hold runs of spaces inside its strings.
@@ -284,7 +289,10 @@ fn parse_info(rest: &[&str]) -> Result<SearchInfo, ParseError> {
                 });
             }
             "pv" => {
-                info.pv = rest[i - 1..].iter().map(|m| (*m).to_owned()).collect();
+                info.pv = rest[i - 1..]
+                    .iter()
+                    .map(|m| MoveToken::new(*m).map_err(|e| ParseError::new(format!("pv: {e}"))))
+                    .collect::<Result<_, _>>()?;
                 break;
             }
             _ => i -= 1,
@@ -359,7 +367,7 @@ impl fmt::Display for EngineMessage {
             EngineMessage::Info(info) => write!(f, "{info}"),
             EngineMessage::InfoString(text) => write!(f, "info string {text}"),
             EngineMessage::BestMove(mv) => {
-                write!(f, "bestmove {}", mv.as_deref().unwrap_or("(none)"))
+                write!(f, "bestmove {}", mv.as_deref().unwrap_or(NO_MOVE))
             }
             EngineMessage::Response(text) if text.is_empty() => f.write_str("response"),
             EngineMessage::Response(text) => write!(f, "response {text}"),
@@ -401,7 +409,10 @@ impl fmt::Display for SearchInfo {
             }
         }
         if !self.pv.is_empty() {
-            write!(f, " pv {}", self.pv.join(" "))?;
+            f.write_str(" pv")?;
+            for mv in &self.pv {
+                write!(f, " {mv}")?;
+            }
         }
         Ok(())
     }
@@ -430,6 +441,10 @@ mod tests {
     use pretty_assertions::assert_eq;
 
     use super::*;
+
+    fn mv(text: &str) -> MoveToken {
+        text.parse().unwrap()
+    }
 
     #[test]
     fn every_message_round_trips() {
@@ -471,7 +486,7 @@ mod tests {
                 nodes: Some(1234),
                 nps: Some(500_000),
                 time_ms: Some(2),
-                pv: vec!["c4".into(), "c0".into()],
+                pv: vec![mv("c4"), mv("c0")],
                 mate: None,
             }),
             EngineMessage::Info(SearchInfo { mate: Some(-2), ..SearchInfo::default() }),
@@ -481,7 +496,7 @@ mod tests {
                 ..SearchInfo::default()
             }),
             EngineMessage::InfoString("error: unknown command 'x'".into()),
-            EngineMessage::BestMove(Some("pass".into())),
+            EngineMessage::BestMove(Some(mv("pass"))),
             EngineMessage::BestMove(None),
             EngineMessage::Response("true".into()),
             EngineMessage::Response("c0 c1 c2".into()),
@@ -505,13 +520,13 @@ mod tests {
             EngineMessage::Info(SearchInfo {
                 depth: Some(2),
                 score: Some(Score::Cp(5)),
-                pv: vec!["a".into(), "b".into()],
+                pv: vec![mv("a"), mv("b")],
                 ..SearchInfo::default()
             })
         );
         assert_eq!(
             "bestmove c4 ponder c5".parse::<EngineMessage>(),
-            Ok(EngineMessage::BestMove(Some("c4".into())))
+            Ok(EngineMessage::BestMove(Some(mv("c4"))))
         );
     }
 

@@ -3,8 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::ParseError;
 use crate::error::quote;
+use crate::{MoveToken, ParseError, PositionText};
 
 /// One line the engine reads.
 ///
@@ -15,7 +15,7 @@ use crate::error::quote;
 /// ```
 /// use protocol::{GuiMessage, Query};
 /// let msg: GuiMessage = "query islegal c4".parse().unwrap();
-/// assert_eq!(msg, GuiMessage::Query(Query::IsLegal("c4".into())));
+/// assert_eq!(msg, GuiMessage::Query(Query::IsLegal("c4".parse().unwrap())));
 /// assert_eq!(msg.to_string(), "query islegal c4");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,7 +40,7 @@ pub enum GuiMessage {
         /// Where the moves start from.
         base: PositionBase,
         /// The moves played from there, as sent.
-        moves: Vec<String>,
+        moves: Vec<MoveToken>,
     },
     /// `go ...`: search the current position.
     Go(Go),
@@ -81,7 +81,7 @@ pub enum PositionBase {
     /// `startpos`: the start position of the current variant.
     StartPos,
     /// `fen <text>`: a position text of the current game (may contain spaces).
-    Fen(String),
+    Fen(PositionText),
 }
 
 /// The parameters of `go`. Times are in milliseconds; a negative time is
@@ -114,7 +114,7 @@ pub struct Go {
     pub mate: Option<u32>,
     /// UCI's `searchmoves <m> ...`: only these moves at the root (the last
     /// parameter: every token after it is a move).
-    pub searchmoves: Vec<String>,
+    pub searchmoves: Vec<MoveToken>,
 }
 
 /// A `query`.
@@ -130,8 +130,9 @@ pub enum Query {
     Score,
     /// `query moves`: `response` and every legal move.
     Moves,
-    /// `query islegal <move>`: `response true|false`.
-    IsLegal(String),
+    /// `query islegal <move>`: `response true|false`. Exactly one move: a
+    /// second word is an error, never ignored.
+    IsLegal(MoveToken),
     /// `query fen`: `response <position text>`.
     Fen,
     /// `query board`: `response <json>`, the cells of the board and how to
@@ -227,18 +228,31 @@ fn parse_setoption(rest: &[&str]) -> Result<GuiMessage, ParseError> {
     Ok(GuiMessage::SetOption { name: name_tokens.join(" "), value })
 }
 
+/// Every word as a move of `command`.
+fn move_tokens(command: &str, words: &[&str]) -> Result<Vec<MoveToken>, ParseError> {
+    words
+        .iter()
+        .map(|word| MoveToken::new(*word).map_err(|e| ParseError::new(format!("{command}: {e}"))))
+        .collect()
+}
+
 fn parse_position(rest: &[&str]) -> Result<GuiMessage, ParseError> {
     let moves_at = rest.iter().position(|t| keyword(t, "moves"));
     let head = &rest[..moves_at.unwrap_or(rest.len())];
-    let moves = moves_at
-        .map_or_else(Vec::new, |at| rest[at + 1..].iter().map(|m| (*m).to_owned()).collect());
+    let moves = match moves_at {
+        Some(at) => move_tokens("position", &rest[at + 1..])?,
+        None => Vec::new(),
+    };
     let base = match head.first() {
         Some(t) if keyword(t, "startpos") => PositionBase::StartPos,
         Some(t) if keyword(t, "fen") => {
             if head.len() < 2 {
                 return Err(ParseError::new("position: 'fen' needs a position text"));
             }
-            PositionBase::Fen(head[1..].join(" "))
+            PositionBase::Fen(
+                PositionText::new(&head[1..].join(" "))
+                    .map_err(|e| ParseError::new(format!("position: {e}")))?,
+            )
         }
         Some(t) => {
             return Err(ParseError::new(format!(
@@ -268,7 +282,10 @@ fn parse_go(rest: &[&str]) -> Result<Go, ParseError> {
             "infinite" => go.infinite = true,
             "ponder" => go.ponder = true,
             "mate" => go.mate = Some(number("go", "mate", tokens.next())?),
-            "searchmoves" => go.searchmoves = tokens.by_ref().map(str::to_owned).collect(),
+            "searchmoves" => {
+                go.searchmoves =
+                    move_tokens("go searchmoves", &tokens.by_ref().collect::<Vec<_>>())?;
+            }
             _ => {}
         }
     }
@@ -293,9 +310,18 @@ fn parse_query(rest: &[&str]) -> Result<Query, ParseError> {
         "pieces" => Query::Pieces,
         "movepaths" => Query::MovePaths,
         "rules" => Query::Rules,
-        "islegal" => match rest.get(1) {
-            Some(mv) => Query::IsLegal((*mv).to_owned()),
-            None => return Err(ParseError::new("query islegal: the move is missing")),
+        "islegal" => match &rest[1..] {
+            [mv] => Query::IsLegal(
+                MoveToken::new(*mv).map_err(|e| ParseError::new(format!("query islegal: {e}")))?,
+            ),
+            [] => return Err(ParseError::new("query islegal: the move is missing")),
+            words => {
+                return Err(ParseError::new(format!(
+                    "query islegal: expected one move, found {} words '{}'",
+                    words.len(),
+                    quote(&words.join(" "))
+                )));
+            }
         },
         _ => return Err(ParseError::new(format!("unknown query '{}'", quote(what)))),
     })
@@ -322,7 +348,10 @@ impl fmt::Display for GuiMessage {
                     PositionBase::Fen(text) => write!(f, "fen {text}")?,
                 }
                 if !moves.is_empty() {
-                    write!(f, " moves {}", moves.join(" "))?;
+                    f.write_str(" moves")?;
+                    for mv in moves {
+                        write!(f, " {mv}")?;
+                    }
                 }
                 Ok(())
             }
@@ -368,7 +397,10 @@ impl fmt::Display for Go {
             f.write_str(" ponder")?;
         }
         if !self.searchmoves.is_empty() {
-            write!(f, " searchmoves {}", self.searchmoves.join(" "))?;
+            f.write_str(" searchmoves")?;
+            for mv in &self.searchmoves {
+                write!(f, " {mv}")?;
+            }
         }
         Ok(())
     }
@@ -398,6 +430,10 @@ mod tests {
 
     use super::*;
 
+    fn mv(text: &str) -> MoveToken {
+        text.parse().unwrap()
+    }
+
     fn round_trip(msg: GuiMessage) {
         let text = msg.to_string();
         assert_eq!(text.parse::<GuiMessage>(), Ok(msg), "{text}");
@@ -415,8 +451,8 @@ mod tests {
             GuiMessage::NewGame,
             GuiMessage::Position { base: PositionBase::StartPos, moves: vec![] },
             GuiMessage::Position {
-                base: PositionBase::Fen("x..o..... x".into()),
-                moves: vec!["c2".into(), "c4".into()],
+                base: PositionBase::Fen("x..o..... x".parse().unwrap()),
+                moves: vec![mv("c2"), mv("c4")],
             },
             GuiMessage::Go(Go::default()),
             GuiMessage::Go(Go {
@@ -436,7 +472,7 @@ mod tests {
             GuiMessage::Go(Go {
                 ponder: true,
                 mate: Some(3),
-                searchmoves: vec!["c1".into(), "c2".into()],
+                searchmoves: vec![mv("c1"), mv("c2")],
                 ..Go::default()
             }),
             GuiMessage::Stop,
@@ -460,7 +496,7 @@ mod tests {
             Query::Result,
             Query::Score,
             Query::Moves,
-            Query::IsLegal("pass".into()),
+            Query::IsLegal(mv("pass")),
             Query::Fen,
             Query::Board,
             Query::Pieces,

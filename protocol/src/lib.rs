@@ -38,6 +38,7 @@ mod options;
 mod referee;
 #[cfg(feature = "engine")]
 mod run;
+mod token;
 #[cfg(feature = "engine")]
 mod view;
 
@@ -48,3 +49,4 @@ pub use gui::{Go, GuiMessage, PositionBase, Query};
 pub use lines::{LineError, Lines, MAX_LINE_BYTES};
 #[cfg(feature = "engine")]
 pub use run::{EngineSettings, run_engine};
+pub use token::{MoveToken, PositionText};

@@ -4,8 +4,8 @@
 use board_core::{GameRecord, Outcome, Player, RecordError, UnknownVariant};
 use search::{GameEntry, SearchGame};
 
-use crate::PositionBase;
 use crate::error::{quote, quoting};
+use crate::{MoveToken, PositionBase};
 
 /// The game as the last `position` command described it.
 #[derive(Clone, Debug)]
@@ -71,7 +71,7 @@ impl Referee {
     pub(crate) fn set_position(
         &mut self,
         base: &PositionBase,
-        moves: &[String],
+        moves: &[MoveToken],
     ) -> Result<(), String> {
         let played = self.record.moves().len();
         let extends = *base == self.base

@@ -15,8 +15,8 @@ use crate::options::{Effect, Options};
 use crate::referee::{Referee, p_name};
 use crate::view;
 use crate::{
-    Count, EngineMessage, Go, GuiMessage, LineError, Lines, Query, SearchInfo, result_word,
-    time_budget,
+    Count, EngineMessage, Go, GuiMessage, LineError, Lines, MoveToken, Query, SearchInfo,
+    result_word, time_budget,
 };
 
 /// The default depth of `bench`.
@@ -443,7 +443,7 @@ impl<W: Write + Send + 'static> Engine<W> {
         let limited = !infinite
             && (limits.depth.is_some() || limits.nodes.is_some() || limits.time.is_some());
         let mut think = self.options.think(limits);
-        think.searchmoves.clone_from(&go.searchmoves);
+        think.searchmoves = go.searchmoves.iter().map(|mv| mv.to_string()).collect();
         let stop = Arc::new(AtomicBool::new(false));
         let thread_stop = Arc::clone(&stop);
         let silent = Arc::new(AtomicBool::new(false));
@@ -467,7 +467,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             Err(e) => {
                 self.out.error(format!("cannot start the search ({e}); playing the first move"))?;
                 let first = self.referee.position().legal_move_texts().into_iter().next();
-                self.out.send(&EngineMessage::BestMove(first))
+                send_best_move(&self.out, first)
             }
         }
     }
@@ -683,6 +683,19 @@ fn search_thread<W: Write>(
         thread::park_timeout(Duration::from_millis(50));
     }
     if !flags.silent.load(Ordering::Acquire) {
-        let _ = out.send(&EngineMessage::BestMove(best));
+        let _ = send_best_move(out, best);
     }
+}
+
+/// `bestmove` with a game's move text, which the conformance suite checks
+/// is one word; one that is not is reported, never sent as two words.
+fn send_best_move<W: Write>(out: &Output<W>, best: Option<String>) -> io::Result<()> {
+    let best = match best.map(MoveToken::new).transpose() {
+        Ok(best) => best,
+        Err(e) => {
+            out.error(format!("the game's move cannot be sent: {e}"))?;
+            None
+        }
+    };
+    out.send(&EngineMessage::BestMove(best))
 }

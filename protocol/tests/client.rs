@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use protocol::client::{ClientError, EngineCommand, EngineProcess, Heard};
-use protocol::{EngineMessage, GuiMessage, PositionBase};
+use protocol::{EngineMessage, GuiMessage};
 use tokio::time::Instant;
 
 const WAIT: Duration = Duration::from_secs(5);
@@ -121,10 +121,9 @@ async fn a_flood_of_other_lines_is_bounded() {
 #[tokio::test]
 async fn nothing_sent_becomes_two_lines() {
     let mut engine = spawn(POLITE);
-    let crafted = GuiMessage::Position {
-        base: PositionBase::StartPos,
-        moves: vec!["a1-a2\ngo infinite".to_owned()],
-    };
+    // A move cannot even be made with a line break (protocol::MoveToken).
+    let crafted =
+        GuiMessage::SetOption { name: "Seed\ngo infinite".to_owned(), value: Some("1".to_owned()) };
     let error = engine.send(&crafted).await.unwrap_err();
     assert!(matches!(error, ClientError::Unsendable { .. }), "{error:?}");
     let option = GuiMessage::SetOption { name: "Seed".to_owned(), value: Some("1\r2".to_owned()) };

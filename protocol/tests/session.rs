@@ -211,6 +211,23 @@ fn queries_at_the_start() {
     );
 }
 
+/// `query islegal` with two words was answered for the first and the rest
+/// ignored, so a client checking "c4 c0" played two moves (issue 30).
+#[test]
+fn islegal_with_two_words_is_an_error_not_a_yes() {
+    let lines = run("query islegal c4 c0\nquery islegal c4\u{a0}c0\nquery islegal c4\n");
+    assert_eq!(
+        lines,
+        [
+            "info string error: query islegal: expected one move, found 2 words 'c4 c0'",
+            "response error query islegal: expected one move, found 2 words 'c4 c0'",
+            "info string error: query islegal: expected one move, found 2 words 'c4 c0'",
+            "response error query islegal: expected one move, found 2 words 'c4 c0'",
+            "response true",
+        ]
+    );
+}
+
 #[test]
 fn position_startpos_and_fen_with_moves() {
     let lines = run("position startpos moves c4\nquery p1turn\nquery fen\n\

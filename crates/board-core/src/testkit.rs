@@ -223,8 +223,11 @@ fn check_moves<G: Game>(pos: &G) {
         assert!(seen.insert(mv), "move {mv} generated twice in {pos}");
         let text = mv.to_string();
         assert!(texts.insert(text.clone()), "two moves print as {text} in {pos}");
+        // One word, as the protocol carries it (`protocol::MoveToken`).
         assert!(
-            !text.is_empty() && !text.contains(char::is_whitespace),
+            !text.is_empty()
+                && !text.contains(|c: char| c.is_whitespace() || c.is_control())
+                && text != "(none)",
             "move text {text:?} must be one token"
         );
         match pos.parse_move(&text) {
@@ -409,6 +412,12 @@ fn check_refusals<G: Game>(pos: &G, pool: &[G::Move]) {
 
 fn check_text<G: Game>(pos: &G) {
     let text = pos.to_string();
+    // What `position fen <text> moves ...` can carry (`protocol::PositionText`).
+    assert!(
+        !text.contains(char::is_control)
+            && !text.split_whitespace().any(|word| word.eq_ignore_ascii_case("moves")),
+        "position text {text:?} must hold no control character and no word 'moves'"
+    );
     let back = match G::from_text(&text, Game::variant(pos)) {
         Ok(back) => back,
         Err(e) => panic!("position text {text:?} does not read back: {e}"),

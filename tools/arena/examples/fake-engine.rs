@@ -18,8 +18,8 @@ use std::time::Duration;
 
 use board_core::tictactoe::TicTacToe;
 use protocol::{
-    EngineMessage, Go, GuiMessage, Lines, OptionDecl, OptionKind, PositionBase, Query, SearchInfo,
-    result_word,
+    EngineMessage, Go, GuiMessage, Lines, MoveToken, OptionDecl, OptionKind, PositionBase, Query,
+    SearchInfo, result_word,
 };
 use search::{EngineKind, GameEntry, Limits, Memory, SearchGame, Think};
 
@@ -104,7 +104,8 @@ fn main() {
                     "illegal" if misbehave => {
                         let legal = pos.legal_move_texts();
                         let bad = (0..9).map(|c| format!("c{c}")).find(|m| !legal.contains(m));
-                        vec![EngineMessage::BestMove(Some(bad.unwrap_or_else(|| "c9".to_owned())))]
+                        let bad = bad.unwrap_or_else(|| "c9".to_owned());
+                        vec![EngineMessage::BestMove(MoveToken::new(bad).ok())]
                     }
                     _ => {
                         if mode == "late" && misbehave {
@@ -128,7 +129,7 @@ fn main() {
                                 nodes: Some(info.nodes),
                                 ..SearchInfo::default()
                             }),
-                            EngineMessage::BestMove(best),
+                            EngineMessage::BestMove(best.and_then(|mv| MoveToken::new(mv).ok())),
                         ]
                     }
                 }
@@ -179,7 +180,7 @@ fn hang() -> ! {
 fn position(
     entry: &GameEntry,
     base: &PositionBase,
-    moves: &[String],
+    moves: &[MoveToken],
 ) -> Option<Box<dyn SearchGame>> {
     let mut pos = match base {
         PositionBase::StartPos => entry.start("standard").ok()?,

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use board_core::{ByPlayer, Outcome, Player};
 use protocol::{
-    EngineMessage, Go, GuiMessage, OptionDecl, OptionKind, PositionBase, Query, result_word,
+    EngineMessage, Go, GuiMessage, MoveToken, OptionDecl, OptionKind, ParseError, PositionBase,
+    PositionText, Query, result_word,
 };
 use search::{EngineKind, GameEntry, SearchGame};
 use tokio::time::Instant;
@@ -152,7 +153,8 @@ impl Referee {
             let position = position_message(opening, &moves);
             for side in Player::BOTH {
                 if let Some(engine) = engines[side].as_mut()
-                    && let Some(answer) = self.ask_result(engine, &position).await
+                    && let Ok(position) = &position
+                    && let Some(answer) = self.ask_result(engine, position).await
                     && answer != result_word(Some(outcome))
                 {
                     disagreements.push(format!("{}: {answer}", specs[side].name));
@@ -222,9 +224,17 @@ impl Referee {
             let side = game.position().side_to_move();
             let moves = game.moves();
             let Some(engine) = engines[side].as_mut() else { unreachable!("both engines started") };
-            let answer = self
-                .think(engine, limits[side], &mut clocks, side, &position_message(opening, moves))
-                .await;
+            let position = match position_message(opening, moves) {
+                Ok(position) => position,
+                // Cannot happen with our games (see position_message); the
+                // side that made the last move is charged, not the one to move.
+                Err(e) => {
+                    let fault =
+                        Fault::new(Termination::IllegalMove, format!("ply {}: {e}", moves.len()));
+                    return Ok(End::Fault(side.other(), fault));
+                }
+            };
+            let answer = self.think(engine, limits[side], &mut clocks, side, &position).await;
             let token = match answer {
                 Ok(token) => token,
                 Err(fault) => return Ok(End::Fault(side, fault)),
@@ -345,7 +355,7 @@ impl Referee {
         clocks: &mut ByPlayer<Option<Clock>>,
         side: Player,
         position: &GuiMessage,
-    ) -> Result<Option<String>, Fault> {
+    ) -> Result<Option<MoveToken>, Fault> {
         engine.send(position).await?;
         engine.sync(self.stall_timeout).await?;
         engine.send(&GuiMessage::Go(go(limit, clocks, side))).await?;
@@ -452,13 +462,20 @@ impl Referee {
     }
 }
 
-/// `position startpos|fen <text> [moves ...]` for the moves played so far.
-pub fn position_message(opening: &Opening, moves: &[String]) -> GuiMessage {
+/// `position startpos|fen <text> [moves ...]` for the moves played so far
+/// (the game's canonical texts).
+///
+/// # Errors
+/// A text that the protocol cannot carry: a position text holding `moves`
+/// or a move that is not one word (no game of ours writes one; the
+/// conformance suite checks every game's moves).
+pub fn position_message(opening: &Opening, moves: &[String]) -> Result<GuiMessage, ParseError> {
     let base = match &opening.fen {
         None => PositionBase::StartPos,
-        Some(text) => PositionBase::Fen(text.clone()),
+        Some(text) => PositionBase::Fen(PositionText::new(text)?),
     };
-    GuiMessage::Position { base, moves: moves.to_vec() }
+    let moves = moves.iter().map(|mv| MoveToken::new(mv.as_str())).collect::<Result<_, _>>()?;
+    Ok(GuiMessage::Position { base, moves })
 }
 
 /// `go` with the engine's limits; the clocks of both sides (each side's own

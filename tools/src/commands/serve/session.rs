@@ -11,7 +11,9 @@ use std::time::Duration;
 
 use arena::{EngineSpec, Program};
 use axum::extract::ws::{Message, WebSocket};
-use protocol::{EngineMessage, Go, GuiMessage, PositionBase, Query, SearchInfo};
+use protocol::{
+    EngineMessage, Go, GuiMessage, MoveToken, PositionBase, PositionText, Query, SearchInfo,
+};
 use serde_json::Value;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
@@ -47,6 +49,10 @@ struct Player {
 /// A game in progress and its processes.
 struct Game {
     settings: NewGame,
+    /// Where the moves start from, checked (`settings.fen`).
+    base: PositionBase,
+    /// The moves played, checked (`settings.moves`, then what was played).
+    moves: Vec<MoveToken>,
     referee: Engine,
     players: [Option<Player>; 2],
     /// The side searching now (0 or 1) and when it must have answered.
@@ -233,15 +239,23 @@ impl Session {
     /// the options the engines refused.
     async fn start(&mut self, mut settings: NewGame) -> Result<(Game, Vec<String>), Fatal> {
         let config = Arc::clone(&self.config);
-        // Nothing the page sends may become two protocol lines.
-        let texts = [Some(&settings.game), settings.variant.as_ref(), settings.fen.as_ref()];
-        if let Some(text) =
-            texts.into_iter().flatten().chain(&settings.moves).find(|t| has_break(t))
-        {
-            return Err(Fatal(format!(
-                "{text:?} holds a line break: not a game, variant, position or move"
-            )));
+        // Nothing the page sends may become two protocol lines, nor a
+        // position text or move that reads back as more moves.
+        let texts = [Some(&settings.game), settings.variant.as_ref()];
+        if let Some(text) = texts.into_iter().flatten().find(|t| has_break(t)) {
+            return Err(Fatal(format!("{text:?} holds a line break: not a game or variant")));
         }
+        let base = match settings.fen.as_deref().map(str::trim) {
+            Some(text) if !text.is_empty() => PositionBase::Fen(
+                PositionText::new(text).map_err(|e| Fatal(format!("position text: {e}")))?,
+            ),
+            _ => PositionBase::StartPos,
+        };
+        let moves = (settings.moves.iter().enumerate())
+            .map(|(i, mv)| {
+                MoveToken::new(mv.as_str()).map_err(|e| Fatal(format!("move {}: {e}", i + 1)))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         let ended = settings.verdict.as_ref().map(Verdict::resumed).transpose().map_err(Fatal)?;
         let entry = search::find_game(GAMES, &settings.game).map_err(|e| Fatal(e.to_string()))?;
         settings.game = entry.name.to_owned();
@@ -260,6 +274,8 @@ impl Session {
         let delay = Duration::from_millis(settings.delay_ms.min(60_000));
         let mut game = Game {
             settings,
+            base,
+            moves,
             referee,
             players: [None, None],
             thinking: None,
@@ -321,7 +337,7 @@ impl Session {
             }
         }
         let state = State {
-            moves: game.settings.moves.clone(),
+            moves: game.moves.iter().map(ToString::to_string).collect(),
             fen,
             pieces,
             movepaths,
@@ -345,7 +361,7 @@ impl Session {
         let Some(game) = &mut self.game else {
             return self.complain("no game is running: start one").await;
         };
-        if ply > game.settings.moves.len() {
+        if ply > game.moves.len() {
             let message = format!("the game has no move {ply}");
             return self.complain(&message).await;
         }
@@ -425,10 +441,9 @@ impl Session {
     }
 
     /// The referee's verdict on `text` as the next move.
-    async fn is_legal(&mut self, text: &str) -> Result<bool, Fatal> {
+    async fn is_legal(&mut self, mv: &MoveToken) -> Result<bool, Fatal> {
         let Some(game) = &mut self.game else { return Ok(false) };
-        let verdict =
-            game.referee.ask(Query::IsLegal(text.to_owned()), self.config.timeout).await?;
+        let verdict = game.referee.ask(Query::IsLegal(mv.clone()), self.config.timeout).await?;
         Ok(verdict == "true")
     }
 
@@ -439,24 +454,25 @@ impl Session {
         if game.over() || game.thinking.is_some() || game.players[game.to_move].is_some() {
             return self.complain(&format!("'{text}' was not played: it is not your turn")).await;
         }
-        if has_break(&text) || text.trim().is_empty() {
-            return self.complain(&format!("{text:?} is not a move")).await;
+        let mv = match MoveToken::new(text) {
+            Ok(mv) => mv,
+            Err(e) => return self.complain(&format!("not played: {e}")).await,
+        };
+        if !self.is_legal(&mv).await? {
+            return self.complain(&format!("'{mv}' is not a legal move here")).await;
         }
-        if !self.is_legal(&text).await? {
-            return self.complain(&format!("'{text}' is not a legal move here")).await;
-        }
-        self.played(text).await
+        self.played(mv).await
     }
 
     /// A legal move of the side to move: on its clock, then on the board
     /// (unless the clock had run out).
-    async fn played(&mut self, text: String) -> Result<(), Fatal> {
+    async fn played(&mut self, mv: MoveToken) -> Result<(), Fatal> {
         let Some(game) = &mut self.game else { return Ok(()) };
         if game.stop_clock(true) {
             let side = game.to_move;
             game.end(side, "time").await?;
         } else {
-            game.settings.moves.push(text);
+            game.moves.push(mv);
         }
         self.advance().await
     }
@@ -466,7 +482,7 @@ impl Session {
         let Some(game) = &mut self.game else {
             return self.complain("no game is running: start one").await;
         };
-        if game.settings.moves.is_empty() {
+        if game.moves.is_empty() {
             return self.complain("there is no move to take back").await;
         }
         if game.verdict.is_some() {
@@ -481,15 +497,15 @@ impl Session {
             player.abandoned += 1;
         }
         let has_person = game.players.iter().any(Option::is_none);
-        game.settings.moves.pop();
+        game.moves.pop();
         // Back to a position where a person is to move, if one plays.
-        while has_person && !game.settings.moves.is_empty() {
+        while has_person && !game.moves.is_empty() {
             game.referee.command(&game.position(), timeout).await?;
             let side = usize::from(game.referee.ask(Query::P1Turn, timeout).await? != "true");
             if game.players[side].is_none() {
                 break;
             }
-            game.settings.moves.pop();
+            game.moves.pop();
         }
         self.advance().await
     }
@@ -693,11 +709,7 @@ impl Game {
     }
 
     fn position(&self) -> GuiMessage {
-        let base = match &self.settings.fen {
-            Some(text) if !text.trim().is_empty() => PositionBase::Fen(text.trim().to_owned()),
-            _ => PositionBase::StartPos,
-        };
-        GuiMessage::Position { base, moves: self.settings.moves.clone() }
+        GuiMessage::Position { base: self.base.clone(), moves: self.moves.clone() }
     }
 
     async fn close(self) {
@@ -775,7 +787,7 @@ fn info_notice(side: usize, info: SearchInfo) -> Notice {
         depth: info.depth,
         score: info.score.map(|score| score.to_string()),
         nodes: info.nodes,
-        pv: info.pv,
+        pv: info.pv.into_iter().map(String::from).collect(),
     }
 }
 

@@ -1,7 +1,7 @@
 //! `query board`, `query pieces` and `query movepaths` for every game: valid
 //! against `docs/board.schema.json`, consistent with each other and with the
 //! other queries, and equal to the golden files in `tests/data/`
-//! (`UPDATE_GOLDEN=1 cargo test -p protocol --test board` rewrites them).
+//! (`UPDATE_GOLDEN=1 cargo test -p igroteka-protocol --test board` rewrites them).
 
 mod common;
 

@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 game=${1:?usage: playout-instructions.sh GAME}
-exe=$(cargo bench -p "$game" --bench playout --no-run --locked 2>&1 |
+exe=$(cargo bench -p "igroteka-$game" --bench playout --no-run --locked 2>&1 |
     sed -n 's/^ *Executable .*(\(.*\))$/\1/p')
 [ -x "$exe" ] || { echo "error: no playout bench built for $game" >&2; exit 1; }
 tmp=$(mktemp -d)

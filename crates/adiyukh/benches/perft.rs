@@ -2,7 +2,7 @@
 //! the moves of the positions one ply earlier are counted, not played).
 //! The node counts are asserted so a fast but wrong generator fails.
 //!
-//! `cargo bench -p adiyukh -- --warm-up-time 1 --measurement-time 3`
+//! `cargo bench -p igroteka-adiyukh -- --warm-up-time 1 --measurement-time 3`
 
 use adiyukh::{Position, Variant};
 use board_core::Game;

@@ -1,4 +1,4 @@
-//! Perft speed: `cargo bench -p focus -- --warm-up-time 1 --measurement-time 3`.
+//! Perft speed: `cargo bench -p igroteka-focus -- --warm-up-time 1 --measurement-time 3`.
 //! Elements are perft leaves; the last ply is bulk-counted (by `Position::perft`
 //! from the move tables, by the generic perft from a generated move list).
 

@@ -1,7 +1,7 @@
 //! Perft speed from the start and from a mid-game position with kings; the
 //! node counts are asserted so that a fast but wrong generator fails.
 //!
-//! `cargo bench -p hexdraughts -- --warm-up-time 1 --measurement-time 3`
+//! `cargo bench -p igroteka-hexdraughts -- --warm-up-time 1 --measurement-time 3`
 
 use std::hint::black_box;
 

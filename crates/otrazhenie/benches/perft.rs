@@ -1,6 +1,6 @@
 //! Perft speed. Node counts are asserted, so a fast but wrong generator fails.
 //!
-//! `cargo bench -p otrazhenie -- --warm-up-time 1 --measurement-time 3`; the
+//! `cargo bench -p igroteka-otrazhenie -- --warm-up-time 1 --measurement-time 3`; the
 //! throughput is perft leaf nodes per second (the last ply is bulk-counted).
 
 use std::hint::black_box;

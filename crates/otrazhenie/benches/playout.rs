@@ -1,6 +1,6 @@
 //! Seeded random playouts from the start of every variant, per generated
 //! move (see `board_core::playout_bench`).
 //!
-//! `cargo bench -p otrazhenie --bench playout -- --warm-up-time 1 --measurement-time 3`
+//! `cargo bench -p igroteka-otrazhenie --bench playout -- --warm-up-time 1 --measurement-time 3`
 
 board_core::playout_bench!(otrazhenie::Position, 50);

@@ -12,7 +12,7 @@ use board_core::tictactoe::TicTacToe;
 use clap::Parser;
 use search::GameEntry;
 
-/// A test program of this crate's `examples/`, which `cargo test -p arena`
+/// A test program of this crate's `examples/`, which `cargo test -p igroteka-arena`
 /// builds next to the test binaries (`target/<profile>/examples`).
 fn example(name: &str) -> PathBuf {
     let exe = std::env::current_exe().unwrap();
@@ -24,7 +24,7 @@ fn example(name: &str) -> PathBuf {
         .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
     assert!(
         path.exists(),
-        "{} is missing: run `cargo test -p arena`, which builds it",
+        "{} is missing: run `cargo test -p igroteka-arena`, which builds it",
         path.display()
     );
     path

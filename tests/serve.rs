@@ -610,3 +610,84 @@ async fn a_resumed_game_keeps_its_verdict_unless_the_rules_ended_it() {
         "{refused}"
     );
 }
+
+/// Opens `/ws` by hand on a socket with a small receive buffer, so that a
+/// client that never reads fills the server's side at once; the server's
+/// answer (its `101` head) is read, nothing after it.
+async fn raw_websocket(server: &Server) -> TcpStream {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+    socket.set_recv_buffer_size(4096).expect("a small receive buffer");
+    let mut stream =
+        socket.connect(server.address.parse().expect("an address")).await.expect("connects");
+    let request = format!(
+        "GET /ws HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+        server.address
+    );
+    stream.write_all(request.as_bytes()).await.expect("the request is sent");
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n\r\n") {
+        let mut byte = [0];
+        stream.read_exact(&mut byte).await.expect("the server answers");
+        head.push(byte[0]);
+    }
+    assert!(head.starts_with(b"HTTP/1.1 101"), "{}", String::from_utf8_lossy(&head));
+    stream
+}
+
+/// A masked ping frame with the largest payload a control frame may carry.
+fn ping_frame() -> Vec<u8> {
+    let mut frame = vec![0x89, 0x80 | 125, 1, 2, 3, 4];
+    frame.extend((0..125u8).map(|i| i ^ [1, 2, 3, 4][usize::from(i % 4)]));
+    frame
+}
+
+/// A client that sends pings and never reads their pongs costs the server
+/// a bounded amount, and is cut off.
+#[tokio::test]
+async fn a_ping_flood_that_never_reads_is_bounded_and_cut_off() {
+    use tokio::io::AsyncWriteExt;
+    let server = Server::start(&[]);
+    let mut flood = raw_websocket(&server).await;
+    let pings = ping_frame().repeat(512);
+    let started = std::time::Instant::now();
+    let mut cut_off = false;
+    while started.elapsed() < Duration::from_secs(40) {
+        let rss_kb = serve_support::memory_kb(server.pid(), "VmRSS");
+        assert!(rss_kb < 100_000, "the server holds {rss_kb} kB after {:?}", started.elapsed());
+        match tokio::time::timeout(Duration::from_millis(100), flood.write_all(&pings)).await {
+            Ok(Ok(())) | Err(_) => {}
+            Ok(Err(_)) => {
+                cut_off = true;
+                break;
+            }
+        }
+    }
+    let peak_kb = serve_support::memory_kb(server.pid(), "VmHWM");
+    assert!(peak_kb < 100_000, "the server held {peak_kb} kB at its peak");
+    assert!(cut_off, "the server still takes pings after {:?}", started.elapsed());
+    // Others are served as before.
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+}
+
+/// Idle WebSockets (a page that was opened and left) cost the server
+/// little each.
+#[tokio::test]
+async fn idle_websockets_cost_little_each() {
+    const SOCKETS: u64 = 400;
+    let server = Server::start(&[]);
+    let mut first = connect(&server).await;
+    until(&mut first, "hello").await;
+    let before_kb = serve_support::memory_kb(server.pid(), "VmRSS");
+    let mut idle = Vec::new();
+    for _ in 0..SOCKETS {
+        let mut ws = connect(&server).await;
+        until(&mut ws, "hello").await;
+        idle.push(ws);
+    }
+    let after_kb = serve_support::memory_kb(server.pid(), "VmRSS");
+    let each_kb = after_kb.saturating_sub(before_kb) / SOCKETS;
+    assert!(each_kb < 25, "an idle WebSocket costs the server {each_kb} kB");
+}

@@ -245,3 +245,13 @@ pub fn script(name: &str, cases: &str) -> PathBuf {
 pub fn fake_flag(behaviour: &str) -> String {
     format!("cmd={}", fake_engine(behaviour).display())
 }
+
+/// A field of `/proc/<pid>/status` in kB (`VmRSS`, `VmHWM`).
+pub fn memory_kb(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no {field} in the status of {pid}"))
+}

@@ -75,6 +75,14 @@ const ENGINE_ARG: &str = "engine";
 
 /// The largest message the page may send: a long game's moves fit easily.
 const MAX_MESSAGE: usize = 1 << 20;
+/// What a WebSocket reads at a time (the library's default, 128 KiB, would
+/// be held by every idle socket).
+const READ_BUFFER: usize = 4 << 10;
+/// The most a WebSocket may hold unsent: the largest notice (a position's
+/// pieces and move paths, each up to an engine's 1 MiB line, and the moves)
+/// fits. The session waits until each notice is sent, so this is reached
+/// only by a page that reads nothing, which is then cut off.
+const MAX_WRITE_BUFFER: usize = 8 << 20;
 
 impl clap::FromArgMatches for ServeArgs {
     fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
@@ -292,6 +300,10 @@ async fn websocket(
         }
     }
     ws.max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(0)
+        .max_write_buffer_size(MAX_WRITE_BUFFER)
         .on_upgrade(move |socket| session::run(socket, config))
         .into_response()
 }

@@ -81,7 +81,8 @@ impl From<EngineError> for Fatal {
 /// Runs one tab's session until its WebSocket closes. A tab holds one of
 /// the `--max-games` places only while it has a game: pages that never
 /// start one (or whose game has ended with an error) hold none.
-pub async fn run(mut ws: WebSocket, config: Arc<Config>) {
+pub async fn run(ws: WebSocket, config: Arc<Config>) {
+    let mut ws = Page { ws, lost: false };
     let hello = Notice::Hello {
         games: GAMES
             .iter()
@@ -103,7 +104,7 @@ pub async fn run(mut ws: WebSocket, config: Arc<Config>) {
 }
 
 struct Session {
-    ws: WebSocket,
+    ws: Page,
     config: Arc<Config>,
     game: Option<Game>,
     /// The place among `--max-games` held while `game` runs.
@@ -136,7 +137,11 @@ impl Session {
                     Some(Ok(Message::Binary(_))) => {
                         self.complain("a binary message: send JSON text").await
                     }
-                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => Ok(()),
+                    Some(Ok(Message::Ping(_))) => {
+                        self.ws.flush().await;
+                        Ok(())
+                    }
+                    Some(Ok(Message::Pong(_))) => Ok(()),
                     Some(Ok(Message::Close(_)) | Err(_)) | None => return,
                 },
                 message = heard(first) => self.engine_said(0, message).await,
@@ -786,7 +791,56 @@ async fn sleep_until(deadline: Option<Instant>) {
     }
 }
 
-async fn send(ws: &mut WebSocket, notice: &Notice) -> Result<(), axum::Error> {
+/// How long the page may take to take what the server writes (its pongs
+/// too) once the socket's buffers are full; then the session ends.
+const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The page's end of the WebSocket. Every write is flushed within
+/// [`SEND_TIMEOUT`] or the page is lost: a page that sends but never reads
+/// is cut off, never buffered for.
+struct Page {
+    ws: WebSocket,
+    /// A write failed or timed out: nothing more is read or written.
+    lost: bool,
+}
+
+/// The page was lost (see [`Page`]).
+struct Lost;
+
+impl Page {
+    /// The next message; none once the page is lost.
+    async fn recv(&mut self) -> Option<Result<Message, axum::Error>> {
+        if self.lost {
+            return None;
+        }
+        self.ws.recv().await
+    }
+
+    /// Writes `message` (or only what is queued, the pongs to the page's
+    /// pings) and flushes it.
+    async fn write(&mut self, message: Option<Message>) -> Result<(), Lost> {
+        use futures_util::SinkExt;
+        if self.lost {
+            return Err(Lost);
+        }
+        let written = match message {
+            Some(message) => tokio::time::timeout(SEND_TIMEOUT, self.ws.send(message)).await,
+            None => tokio::time::timeout(SEND_TIMEOUT, self.ws.flush()).await,
+        };
+        if !matches!(written, Ok(Ok(()))) {
+            self.lost = true;
+            return Err(Lost);
+        }
+        Ok(())
+    }
+
+    /// Writes the pongs queued for the page's pings.
+    async fn flush(&mut self) {
+        let _ = self.write(None).await;
+    }
+}
+
+async fn send(ws: &mut Page, notice: &Notice) -> Result<(), Lost> {
     let text = serde_json::to_string(notice).unwrap_or_default();
-    ws.send(Message::Text(text.into())).await
+    ws.write(Some(Message::Text(text.into()))).await
 }

@@ -301,10 +301,12 @@ async fn take_back_returns_to_the_person_and_engine_games_end() {
 
 #[test]
 fn bad_flags_are_refused_before_listening() {
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 6] = [
         (&["--engine", "name=x"], "--engine needs cmd=COMMAND or builtin=KIND"),
         (&["--referee", "nobody"], "--referee 'nobody' is none of the --engine names"),
         (&["--max-games", "0"], "--max-games must be at least 1"),
+        (&["--max-connections", "0"], "--max-connections must be from 1 to 1048576"),
+        (&["--idle-timeout", "0"], "--idle-timeout must be at least 1 ms"),
         (&["--engine", "builtin=mcts", "--engine", "builtin=mcts"], "two engines are named 'mcts'"),
     ];
     for (args, expected) in cases {
@@ -677,7 +679,7 @@ async fn a_ping_flood_that_never_reads_is_bounded_and_cut_off() {
 #[tokio::test]
 async fn idle_websockets_cost_little_each() {
     const SOCKETS: u64 = 400;
-    let server = Server::start(&[]);
+    let server = Server::start(&["--max-connections", "1000"]);
     let mut first = connect(&server).await;
     until(&mut first, "hello").await;
     let before_kb = serve_support::memory_kb(server.pid(), "VmRSS");
@@ -690,4 +692,113 @@ async fn idle_websockets_cost_little_each() {
     let after_kb = serve_support::memory_kb(server.pid(), "VmRSS");
     let each_kb = after_kb.saturating_sub(before_kb) / SOCKETS;
     assert!(each_kb < 25, "an idle WebSocket costs the server {each_kb} kB");
+}
+
+/// A plain `GET /` on a new connection: the head of the answer, or `None`
+/// when none comes within `wait`.
+async fn get_page(server: &Server, wait: Duration) -> Option<String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = TcpStream::connect(&server.address).await.expect("connects");
+    stream.write_all(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await.ok()?;
+    let mut answer = Vec::new();
+    tokio::time::timeout(wait, stream.read_to_end(&mut answer)).await.ok()?.ok()?;
+    let text = String::from_utf8_lossy(&answer);
+    Some(text.lines().next().unwrap_or_default().to_owned())
+}
+
+/// Past `--max-connections`, a connection is answered `503` at once; when
+/// one closes, the next is served.
+#[tokio::test]
+async fn connections_past_the_limit_are_refused_until_one_closes() {
+    let server = Server::start(&["--max-connections", "3"]);
+    let mut open = Vec::new();
+    for _ in 0..3 {
+        let mut ws = connect(&server).await;
+        until(&mut ws, "hello").await;
+        open.push(ws);
+    }
+    let refused = get_page(&server, Duration::from_secs(10)).await;
+    assert_eq!(refused.as_deref(), Some("HTTP/1.1 503 Service Unavailable"));
+    let url = format!("ws://{}/ws", server.address);
+    assert!(tokio_tungstenite::connect_async(url).await.is_err(), "a fourth WebSocket opened");
+    drop(open.pop());
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let answer = get_page(&server, Duration::from_secs(10)).await;
+        if answer.as_deref() == Some("HTTP/1.1 200 OK") {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "still refused: {answer:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A tab without a game is closed after `--idle-timeout`, saying why; one
+/// with a game is not. A keep-alive connection that went quiet is closed
+/// after `--header-timeout`.
+#[tokio::test]
+async fn tabs_without_a_game_and_quiet_connections_are_closed() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = Server::start(&["--idle-timeout", "500", "--header-timeout", "500"]);
+    let mut playing = connect(&server).await;
+    until(&mut playing, "hello").await;
+    send(&mut playing, new_game("focus", side(None, Value::Null), side(None, Value::Null))).await;
+    until(&mut playing, "state").await;
+    let mut idle = connect(&server).await;
+    until(&mut idle, "hello").await;
+    let closed = tokio::time::timeout(Duration::from_secs(10), idle.next()).await;
+    let Ok(Some(Ok(Message::Close(Some(frame))))) = closed else {
+        panic!("the idle tab is not closed: {closed:?}");
+    };
+    assert_eq!(frame.reason.as_str(), "no game for 500 ms");
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    send(&mut playing, json!({"type": "view", "ply": 0})).await;
+    until(&mut playing, "view").await;
+    let mut quiet = TcpStream::connect(&server.address).await.expect("connects");
+    quiet.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").await.expect("sent");
+    let mut page = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(10), quiet.read_to_end(&mut page)).await;
+    assert!(read.is_ok(), "the quiet keep-alive connection is still open after 10 s");
+    assert!(String::from_utf8_lossy(&page).starts_with("HTTP/1.1 200"), "no page");
+}
+
+/// At the limit of open files the server waits for one to close rather
+/// than retry `accept` at once for ever, and then answers.
+#[tokio::test]
+async fn at_the_limit_of_open_files_the_server_waits_and_then_answers() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = Server::start_with_open_files(48, &[]);
+    let mut open = Vec::new();
+    let waiting = loop {
+        assert!(open.len() < 48, "48 WebSockets opened under a limit of 48 files");
+        let mut stream = TcpStream::connect(&server.address).await.expect("connects");
+        let request = format!(
+            "GET /ws HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+            server.address
+        );
+        stream.write_all(request.as_bytes()).await.expect("the request is sent");
+        let mut head = [0; 12];
+        match tokio::time::timeout(Duration::from_secs(2), stream.read_exact(&mut head)).await {
+            Ok(Ok(_)) => {
+                assert_eq!(&head, b"HTTP/1.1 101", "{}", String::from_utf8_lossy(&head));
+                open.push(stream);
+            }
+            Ok(Err(e)) => panic!("the server closed a connection: {e}"),
+            Err(_) => break stream,
+        }
+    };
+    let before = server.cpu_ticks();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let used = server.cpu_ticks() - before;
+    assert!(
+        used < 20,
+        "the server used {used} hundredths of a second of processor in 2 s while out of files"
+    );
+    drop(open);
+    let mut waiting = waiting;
+    let mut head = [0; 12];
+    let answered = tokio::time::timeout(Duration::from_secs(10), waiting.read_exact(&mut head));
+    assert!(matches!(answered.await, Ok(Ok(_))), "the waiting client got no answer");
+    assert_eq!(&head, b"HTTP/1.1 101");
 }

@@ -21,9 +21,20 @@ pub struct Server {
 
 impl Server {
     pub fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(BIN)
-            .args(["serve", "--port", "0"])
-            .args(args)
+        let mut command = Command::new(BIN);
+        command.args(["serve", "--port", "0"]).args(args);
+        Server::start_command(&mut command)
+    }
+
+    /// As [`start`](Self::start), with at most `files` open files (`prlimit`).
+    pub fn start_with_open_files(files: u32, args: &[&str]) -> Server {
+        let mut command = Command::new("prlimit");
+        command.arg(format!("--nofile={files}:{files}")).args([BIN, "serve", "--port", "0"]);
+        Server::start_command(command.args(args))
+    }
+
+    fn start_command(command: &mut Command) -> Server {
+        let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -42,6 +53,15 @@ impl Server {
 
     pub fn pid(&self) -> u32 {
         self.child.id()
+    }
+
+    /// The processor time the server has used (user and system), in clock
+    /// ticks (1/100 s on Linux).
+    pub fn cpu_ticks(&self) -> u64 {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid())).expect("the stat");
+        // pid (comm) state ... utime stime: the 14th and 15th fields.
+        let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+        after.split_whitespace().skip(11).take(2).filter_map(|t| t.parse::<u64>().ok()).sum()
     }
 
     /// The processes whose parent is the server (its engines), zombies too.

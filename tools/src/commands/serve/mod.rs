@@ -12,13 +12,14 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use arena::EngineSpec;
+use axum::Extension;
 use axum::Router;
 use axum::extract::{State, WebSocketUpgrade};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use search::EngineKind;
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use session::Config;
 
@@ -69,6 +70,14 @@ pub struct ServeFlags {
     /// connection that sends half a request is closed then.
     #[arg(long, default_value_t = 10_000)]
     header_timeout: u64,
+    /// How many connections (pages, their files, their WebSockets) may be
+    /// open at once; more are answered `503` and closed.
+    #[arg(long, default_value_t = 256)]
+    max_connections: usize,
+    /// How long a tab may stay connected without a game, in ms: then its
+    /// WebSocket is closed (reloading the page reconnects).
+    #[arg(long, default_value_t = 600_000)]
+    idle_timeout: u64,
 }
 
 const ENGINE_ARG: &str = "engine";
@@ -83,6 +92,14 @@ const READ_BUFFER: usize = 4 << 10;
 /// fits. The session waits until each notice is sent, so this is reached
 /// only by a page that reads nothing, which is then cut off.
 const MAX_WRITE_BUFFER: usize = 8 << 20;
+/// The largest `--max-connections`: more would exceed any file limit.
+const MAX_CONNECTIONS: usize = 1 << 20;
+/// The wait before accepting again after `accept` failed (at the limit of
+/// open files, say): the connection waits in the queue until one closes,
+/// and retrying at once would spin.
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
+/// How long a connection past `--max-connections` has to take its `503`.
+const REFUSAL_TIMEOUT: Duration = Duration::from_secs(1);
 
 impl clap::FromArgMatches for ServeArgs {
     fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
@@ -156,6 +173,12 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     if flags.max_games == 0 {
         bail!("--max-games must be at least 1");
     }
+    if !(1..=MAX_CONNECTIONS).contains(&flags.max_connections) {
+        bail!("--max-connections must be from 1 to {MAX_CONNECTIONS}");
+    }
+    if flags.idle_timeout == 0 {
+        bail!("--idle-timeout must be at least 1 ms");
+    }
     let config = Arc::new(Config {
         exe: std::env::current_exe().context("cannot find this program to run its engine")?,
         engines,
@@ -163,6 +186,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         timeout: Duration::from_millis(flags.timeout),
         slots: Arc::new(Semaphore::new(flags.max_games)),
         max_games: flags.max_games,
+        idle_timeout: Duration::from_millis(flags.idle_timeout),
     });
     let runtime = tokio::runtime::Runtime::new()?;
     // Returning drops the runtime and with it every session's engines,
@@ -244,18 +268,39 @@ async fn serve(
         open_browser(&url);
     }
     let header_timeout = Duration::from_millis(flags.header_timeout);
+    let places = Arc::new(Semaphore::new(flags.max_connections));
     let shutdown = shutdown_signal();
     tokio::pin!(shutdown);
+    let mut failing = false;
     loop {
-        let stream = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
-                // A failed accept (too many open files, say) passes.
-                Err(_) => continue,
-            },
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
             () = &mut shutdown => return Ok(()),
         };
-        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        let stream = match accepted {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                if !failing {
+                    eprintln!("igroteka serve: cannot accept a connection ({e}); trying again");
+                }
+                failing = true;
+                tokio::select! {
+                    () = tokio::time::sleep(ACCEPT_BACKOFF) => continue,
+                    () = &mut shutdown => return Ok(()),
+                }
+            }
+        };
+        failing = false;
+        let Ok(place) = Arc::clone(&places).try_acquire_owned() else {
+            tokio::spawn(refuse(stream, flags.max_connections));
+            continue;
+        };
+        let connection = Connection { _place: Arc::new(place) };
+        let app = hyper_util::service::TowerToHyperService::new(app.clone());
+        let service = hyper::service::service_fn(move |mut request| {
+            request.extensions_mut().insert(connection.clone());
+            hyper::service::Service::call(&app, request)
+        });
         tokio::spawn(async move {
             let io = hyper_util::rt::TokioIo::new(stream);
             let connection = hyper::server::conn::http1::Builder::new()
@@ -266,6 +311,36 @@ async fn serve(
             let _ = connection.await;
         });
     }
+}
+
+/// Answers a connection past `--max-connections` with a `503` and closes it.
+async fn refuse(mut stream: tokio::net::TcpStream, max: usize) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let body =
+        format!("this server serves at most {max} connections at once (--max-connections)\n");
+    let response = format!(
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n\
+         Content-Length: {}\r\nRetry-After: 10\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = tokio::time::timeout(REFUSAL_TIMEOUT, async {
+        stream.write_all(response.as_bytes()).await?;
+        stream.shutdown().await?;
+        // What the client sent is read before closing, lest the close
+        // reset the connection and lose the answer.
+        let mut sink = [0; 1024];
+        while stream.read(&mut sink).await? > 0 {}
+        Ok::<_, std::io::Error>(())
+    })
+    .await;
+}
+
+/// What every request of one connection carries.
+#[derive(Clone)]
+struct Connection {
+    /// Its place among `--max-connections`, held while the connection or
+    /// the WebSocket it became is open.
+    _place: Arc<OwnedSemaphorePermit>,
 }
 
 /// What every request handler shares.
@@ -286,6 +361,7 @@ async fn favicon() -> impl IntoResponse {
 async fn websocket(
     ws: WebSocketUpgrade,
     headers: HeaderMap,
+    Extension(connection): Extension<Connection>,
     State(Served { config, origins }): State<Served>,
 ) -> Response {
     // Pages of other sites may not start engines here: the origin must be
@@ -304,7 +380,10 @@ async fn websocket(
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(0)
         .max_write_buffer_size(MAX_WRITE_BUFFER)
-        .on_upgrade(move |socket| session::run(socket, config))
+        .on_upgrade(move |socket| async move {
+            session::run(socket, config).await;
+            drop(connection);
+        })
         .into_response()
 }
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arena::{EngineSpec, Program};
-use axum::extract::ws::{Message, WebSocket};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, close_code};
 use protocol::{EngineMessage, Go, GuiMessage, PositionBase, Query, SearchInfo};
 use serde_json::Value;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -34,6 +34,8 @@ pub struct Config {
     pub slots: Arc<Semaphore>,
     /// The number of permits.
     pub max_games: usize,
+    /// How long a tab may stay connected without a game.
+    pub idle_timeout: Duration,
 }
 
 /// An engine playing one side.
@@ -98,7 +100,7 @@ pub async fn run(ws: WebSocket, config: Arc<Config>) {
     if send(&mut ws, &hello).await.is_err() {
         return;
     }
-    let mut session = Session { ws, config, game: None, slot: None };
+    let mut session = Session { ws, config, game: None, slot: None, quiet_since: Instant::now() };
     session.serve().await;
     session.end_game().await;
 }
@@ -109,6 +111,9 @@ struct Session {
     game: Option<Game>,
     /// The place among `--max-games` held while `game` runs.
     slot: Option<OwnedSemaphorePermit>,
+    /// The last request or end of a game: `--idle-timeout` after it, a
+    /// tab without a game is closed.
+    quiet_since: Instant,
 }
 
 /// The next message of `player`'s engine; never, when a person plays the side.
@@ -122,6 +127,7 @@ async fn heard(player: Option<&mut Player>) -> Result<EngineMessage, EngineError
 impl Session {
     async fn serve(&mut self) {
         loop {
+            let idle_at = self.game.is_none().then(|| self.quiet_since + self.config.idle_timeout);
             let (first, second, deadline, go_at, flag_at) = match &mut self.game {
                 Some(game) => {
                     let flag_at = game.flag_at();
@@ -133,7 +139,10 @@ impl Session {
             };
             let outcome = tokio::select! {
                 message = self.ws.recv() => match message {
-                    Some(Ok(Message::Text(text))) => self.request(&text).await,
+                    Some(Ok(Message::Text(text))) => {
+                        self.quiet_since = Instant::now();
+                        self.request(&text).await
+                    }
                     Some(Ok(Message::Binary(_))) => {
                         self.complain("a binary message: send JSON text").await
                     }
@@ -149,6 +158,7 @@ impl Session {
                 () = sleep_until(deadline) => self.hung().await,
                 () = sleep_until(go_at) => self.go().await,
                 () = sleep_until(flag_at) => self.flag().await,
+                () = sleep_until(idle_at) => return self.close_idle().await,
             };
             if let Err(Fatal(message)) = outcome {
                 self.end_game().await;
@@ -166,6 +176,26 @@ impl Session {
             game.close().await;
         }
         self.slot = None;
+        self.quiet_since = Instant::now();
+    }
+
+    /// Closes the WebSocket of a tab that has had no game for
+    /// `--idle-timeout`, saying why (the page shows it).
+    async fn close_idle(&mut self) {
+        let idle = self.config.idle_timeout;
+        let reason = match idle.as_secs() {
+            0 => format!("no game for {} ms", idle.as_millis()),
+            secs if secs < 120 => format!("no game for {secs} s"),
+            secs => format!("no game for {} minutes", secs / 60),
+        };
+        let frame = CloseFrame { code: close_code::AWAY, reason: reason.into() };
+        if self.ws.write(Some(Message::Close(Some(frame)))).await.is_ok() {
+            // The page's close in answer, then the end of the stream.
+            let _ = tokio::time::timeout(CLOSE_TIMEOUT, async {
+                while let Some(Ok(_)) = self.ws.recv().await {}
+            })
+            .await;
+        }
     }
 
     async fn complain(&mut self, message: &str) -> Result<(), Fatal> {
@@ -794,6 +824,8 @@ async fn sleep_until(deadline: Option<Instant>) {
 /// How long the page may take to take what the server writes (its pongs
 /// too) once the socket's buffers are full; then the session ends.
 const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long the page has to answer the server's close.
+const CLOSE_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// The page's end of the WebSocket. Every write is flushed within
 /// [`SEND_TIMEOUT`] or the page is lost: a page that sends but never reads

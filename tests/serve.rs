@@ -163,7 +163,7 @@ async fn an_illegal_engine_move_is_caught_by_the_referee() {
 }
 
 #[tokio::test]
-async fn an_engine_refusing_options_plays_with_a_note_and_must_move() {
+async fn an_engine_without_the_options_plays_with_a_note_and_must_move() {
     let server = Server::start(&["--engine", "name=fake", &fake_flag("none")]);
     let mut ws = connect(&server).await;
     until(&mut ws, "hello").await;
@@ -175,7 +175,10 @@ async fn an_engine_refusing_options_plays_with_a_note_and_must_move() {
     assert_eq!(note["restart"], false, "{note}");
     let text = note["message"].as_str().unwrap_or("");
     assert!(
-        text.contains("'fake' refused options: no option 'Game'; no option 'Variant'"),
+        text.contains(
+            "engine 'fake' does not declare the options Game, Variant, MaxPlies, so they were \
+             not set"
+        ),
         "{note}"
     );
     let error = until_fatal(&mut ws).await;
@@ -183,6 +186,35 @@ async fn an_engine_refusing_options_plays_with_a_note_and_must_move() {
     let message = error["message"].as_str().unwrap_or("");
     assert!(message.contains("'fake' answered 'bestmove (none)'"), "{error}");
     server.wait_for_children(0);
+}
+
+/// Only an option the engine declares can be refused.
+#[tokio::test]
+async fn an_option_the_engine_declares_and_rejects_is_told_apart_from_one_it_lacks() {
+    let picky = serve_support::script(
+        "picky",
+        "ugi) echo 'option name Game type string default city'; echo ugiok ;;\n    \
+         setoption*) echo 'info string error: no such game here' ;;",
+    );
+    let flag = format!("cmd={}", picky.display());
+    let server = Server::start(&["--engine", "name=picky", &flag]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    let picky = side(Some("picky"), json!({"depth": 1}));
+    send(&mut ws, new_game("focus", side(None, Value::Null), picky)).await;
+    until(&mut ws, "state").await;
+    let mut notes = Vec::new();
+    for _ in 0..2 {
+        let note = next(&mut ws).await;
+        notes.push(note["message"].as_str().unwrap_or_default().to_owned());
+    }
+    assert_eq!(
+        notes,
+        [
+            "engine 'picky' does not declare the options Variant, MaxPlies, so they were not set",
+            "engine 'picky' refused an option: no such game here",
+        ]
+    );
 }
 
 #[tokio::test]

@@ -241,14 +241,15 @@ pub fn fake_engine(behaviour: &str) -> PathBuf {
     )
 }
 
-/// A shell script engine named `name`: it answers `ugi` and `isready`, and
-/// `cases` (shell `case` branches) say the rest.
+/// A shell script engine named `name`: `cases` (shell `case` branches,
+/// tried first) say what it answers; it answers `ugi` and `isready` unless
+/// they say otherwise.
 pub fn script(name: &str, cases: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("serve-fakes");
     std::fs::create_dir_all(&dir).expect("temp dir");
     let script = format!(
-        "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    ugi) echo 'id name {name}'; \
-         echo ugiok ;;\n    isready) echo readyok ;;\n    {cases}\n  esac\ndone\n"
+        "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    {cases}\n    ugi) echo 'id name \
+         {name}'; echo ugiok ;;\n    isready) echo readyok ;;\n  esac\ndone\n"
     );
     // A file of its own per call: tests run at once, and a script being
     // rewritten while a shell reads it would misbehave in other ways.

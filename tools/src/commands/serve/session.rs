@@ -265,7 +265,7 @@ impl Session {
     }
 
     /// Starts the processes of a game (what fails closes them again); with
-    /// the options the engines refused.
+    /// the notes on the engines' options.
     async fn start(&mut self, mut settings: NewGame) -> Result<(Game, Vec<String>), Fatal> {
         let config = Arc::clone(&self.config);
         // Nothing the page sends may become two protocol lines.
@@ -287,8 +287,7 @@ impl Session {
             let found = config.engines.iter().find(|e| &e.name == name);
             *spec = Some(found.ok_or_else(|| Fatal(format!("unknown engine '{name}'")))?);
         }
-        let (referee, note) = spawn(&config.referee, &config, &settings, true).await?;
-        let mut notes: Vec<String> = note.into_iter().collect();
+        let (referee, mut notes) = spawn(&config.referee, &config, &settings, true).await?;
         let left = settings.sides.each_ref().map(|side| {
             side.clock.map(|c| c.left_ms.unwrap_or(c.base_ms).min(i64::MAX as u64) as i64)
         });
@@ -585,7 +584,7 @@ impl Session {
 impl Game {
     /// Asks the referee for the board (and the rules, which it may not
     /// know), checks the game and the position, and starts the engines of the
-    /// sides `specs` names, adding the options they refused to `notes`.
+    /// sides `specs` names, adding the notes on their options to `notes`.
     async fn prepare(
         &mut self,
         config: &Config,
@@ -618,8 +617,8 @@ impl Game {
         self.referee.command(&position, config.timeout).await?;
         for (i, spec) in specs.into_iter().enumerate() {
             let Some(spec) = spec else { continue };
-            let (engine, note) = spawn(spec, config, &self.settings, false).await?;
-            notes.extend(note);
+            let (engine, more) = spawn(spec, config, &self.settings, false).await?;
+            notes.extend(more);
             let limit = self.settings.sides[i].limit.unwrap_or(Limit::Movetime(1000));
             self.players[i] = Some(Player { engine, limit, abandoned: 0 });
         }
@@ -762,14 +761,14 @@ impl Limit {
 
 /// Starts an engine for the game of `settings` and sets its options;
 /// built-ins also get their `Engine`, and a built-in `referee` no endgame
-/// table (it searches nothing). One that fails is closed. The options it
-/// lacks or refused are returned as a note.
+/// table (it searches nothing). One that fails is closed. Notes of the
+/// options it does not declare or refused are returned.
 async fn spawn(
     spec: &EngineSpec,
     config: &Config,
     settings: &NewGame,
     referee: bool,
-) -> Result<(Engine, Option<String>), Fatal> {
+) -> Result<(Engine, Vec<String>), Fatal> {
     let mut engine = Engine::spawn(spec, &config.exe)?;
     let mut options = vec![
         ("Game", settings.game.clone()),
@@ -784,7 +783,7 @@ async fn spawn(
     }
     options.extend(spec.options.iter().map(|(name, value)| (name.as_str(), value.clone())));
     match engine.start(&options, config.timeout).await {
-        Ok(note) => Ok((engine, note)),
+        Ok(notes) => Ok((engine, notes)),
         Err(e) => {
             engine.close().await;
             Err(e.into())

@@ -7,6 +7,7 @@ mod messages;
 mod session;
 
 use std::io::Write;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -62,8 +63,8 @@ pub struct ServeFlags {
     open: bool,
     /// Another `host:port` whose pages may play here (repeatable), for a
     /// server reached under a name; pages are otherwise accepted only from
-    /// the address the server listens on (and `localhost` for a loopback
-    /// address), whatever `Host` a request names.
+    /// the address a client reached (and `localhost` for a loopback
+    /// address, also with `--host 0.0.0.0`), whatever `Host` a request names.
     #[arg(long, value_name = "HOST:PORT")]
     origin: Vec<String>,
     /// How long a client may take to send a request's headers, in ms; a
@@ -194,21 +195,31 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     runtime.block_on(serve((flags.host.as_str(), flags.port), config, flags))
 }
 
-/// The origins (`host:port`) whose pages may open a WebSocket: the address
-/// listened on, `localhost` and the other loopback names for a loopback
-/// address, and those given with `--origin`.
-fn allowed_origins(local: std::net::SocketAddr, extra: &[String]) -> Vec<String> {
-    let port = local.port();
-    let mut origins = vec![local.to_string()];
-    if local.ip().is_loopback() {
-        origins.extend([
-            format!("localhost:{port}"),
-            format!("127.0.0.1:{port}"),
-            format!("[::1]:{port}"),
-        ]);
+/// Whether a page of `origin` (`scheme://host[:port]`) may open a
+/// WebSocket on a connection that `reached` the server at that address: the
+/// page's host and port must be that address (or, for a loopback address,
+/// `localhost` and the other loopback names), or one given with `--origin`,
+/// whatever `Host` the request names. A server listening on every address
+/// (`--host 0.0.0.0`) thus takes its page under each address it is reached at.
+fn origin_allowed(origin: &str, reached: SocketAddr, extra: &[String]) -> bool {
+    let Some((scheme, host)) = origin.split_once("://") else { return false };
+    let mut host = host.to_ascii_lowercase();
+    let has_port = host
+        .rsplit_once(':')
+        .is_some_and(|(_, port)| !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()));
+    if !has_port {
+        let port = if scheme.eq_ignore_ascii_case("https") { 443 } else { 80 };
+        host = format!("{host}:{port}");
     }
-    origins.extend(extra.iter().map(|o| o.to_ascii_lowercase()));
-    origins
+    let reached = SocketAddr::new(reached.ip().to_canonical(), reached.port());
+    let port = reached.port();
+    let loopback = || {
+        [format!("localhost:{port}"), format!("127.0.0.1:{port}"), format!("[::1]:{port}")]
+            .contains(&host)
+    };
+    host == reached.to_string()
+        || (reached.ip().is_loopback() && loopback())
+        || extra.iter().any(|o| o.eq_ignore_ascii_case(&host))
 }
 
 /// Ctrl-C or SIGTERM (what `kill`, systemd and container runtimes send).
@@ -258,9 +269,15 @@ async fn serve(
         .await
         .with_context(|| format!("cannot listen on {}:{}", address.0, address.1))?;
     let local = listener.local_addr()?;
-    let origins = Arc::new(allowed_origins(local, &flags.origin));
-    let app = app.with_state(Served { config, origins });
-    let url = format!("http://{local}/");
+    let app = app.with_state(Served { config, origins: Arc::new(flags.origin.clone()) });
+    // Every address (`--host 0.0.0.0`): this machine's own is offered, a
+    // page under 0.0.0.0 would be refused.
+    let shown = match local.ip() {
+        ip if !ip.is_unspecified() => local,
+        IpAddr::V4(_) => SocketAddr::new(Ipv4Addr::LOCALHOST.into(), local.port()),
+        IpAddr::V6(_) => SocketAddr::new(Ipv6Addr::LOCALHOST.into(), local.port()),
+    };
+    let url = format!("http://{shown}/");
     // A closed stdout (`igroteka serve | head -1`) must not stop the server.
     let mut out = std::io::stdout();
     let _ = writeln!(out, "igroteka serve: open {url} (Ctrl-C stops)").and_then(|()| out.flush());
@@ -295,7 +312,8 @@ async fn serve(
             tokio::spawn(refuse(stream, flags.max_connections));
             continue;
         };
-        let connection = Connection { _place: Arc::new(place) };
+        let Ok(reached) = stream.local_addr() else { continue };
+        let connection = Connection { reached, _place: Arc::new(place) };
         let app = hyper_util::service::TowerToHyperService::new(app.clone());
         let service = hyper::service::service_fn(move |mut request| {
             request.extensions_mut().insert(connection.clone());
@@ -338,6 +356,8 @@ async fn refuse(mut stream: tokio::net::TcpStream, max: usize) {
 /// What every request of one connection carries.
 #[derive(Clone)]
 struct Connection {
+    /// The server's address the client reached.
+    reached: SocketAddr,
     /// Its place among `--max-connections`, held while the connection or
     /// the WebSocket it became is open.
     _place: Arc<OwnedSemaphorePermit>,
@@ -347,6 +367,7 @@ struct Connection {
 #[derive(Clone)]
 struct Served {
     config: Arc<Config>,
+    /// The `--origin`s.
     origins: Arc<Vec<String>>,
 }
 
@@ -365,15 +386,14 @@ async fn websocket(
     State(Served { config, origins }): State<Served>,
 ) -> Response {
     // Pages of other sites may not start engines here: the origin must be
-    // an address the server listens on, not merely the `Host` the request
+    // the address the client reached, not merely the `Host` the request
     // names (a DNS-rebinding page names its own).
     let text = |name| headers.get(name).and_then(|value: &HeaderValue| value.to_str().ok());
-    if let Some(origin) = text(header::ORIGIN) {
-        let host = origin.split_once("://").map(|(_, host)| host.to_ascii_lowercase());
-        if !host.is_some_and(|host| origins.contains(&host)) {
-            let message = format!("a page of {origin} may not play here");
-            return (StatusCode::FORBIDDEN, message).into_response();
-        }
+    if let Some(origin) = text(header::ORIGIN)
+        && !origin_allowed(origin, connection.reached, &origins)
+    {
+        let message = format!("a page of {origin} may not play here");
+        return (StatusCode::FORBIDDEN, message).into_response();
     }
     ws.max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
@@ -398,5 +418,42 @@ fn open_browser(url: &str) {
     };
     if let Err(e) = std::process::Command::new(opener).arg(url).spawn() {
         eprintln!("cannot open a browser ({opener}: {e}); open {url} yourself");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::origin_allowed;
+
+    #[test]
+    fn a_page_is_allowed_under_the_address_its_connection_reached() {
+        let loopback = "127.0.0.1:8080".parse().expect("an address");
+        let lan = "192.168.1.5:8080".parse().expect("an address");
+        let mapped = "[::ffff:192.168.1.5]:8080".parse().expect("an address");
+        let v6 = "[::1]:8080".parse().expect("an address");
+        let http80 = "192.168.1.5:80".parse().expect("an address");
+        let none: &[String] = &[];
+        let cases = [
+            ("http://127.0.0.1:8080", loopback, true),
+            ("http://localhost:8080", loopback, true),
+            ("http://LOCALHOST:8080", loopback, true),
+            ("http://[::1]:8080", v6, true),
+            ("http://localhost:8080", v6, true),
+            ("http://192.168.1.5:8080", lan, true),
+            ("http://192.168.1.5:8080", mapped, true),
+            ("http://192.168.1.5", http80, true),
+            ("http://localhost:8080", lan, false),
+            ("http://127.0.0.1:8080", lan, false),
+            ("http://192.168.1.5:8081", lan, false),
+            ("http://192.168.1.5:8080", loopback, false),
+            ("http://attacker.example:8080", loopback, false),
+            ("null", loopback, false),
+        ];
+        for (origin, reached, allowed) in cases {
+            assert_eq!(origin_allowed(origin, reached, none), allowed, "{origin} at {reached}");
+        }
+        let named = ["board.example:80".to_owned()];
+        assert!(origin_allowed("http://Board.example", lan, &named));
+        assert!(!origin_allowed("http://board.example:8080", lan, &named));
     }
 }

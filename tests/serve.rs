@@ -649,6 +649,11 @@ async fn a_resumed_game_keeps_its_verdict_unless_the_rules_ended_it() {
 /// client that never reads fills the server's side at once; the server's
 /// answer (its `101` head) is read, nothing after it.
 async fn raw_websocket(server: &Server) -> TcpStream {
+    try_raw_websocket(server).await.expect("the server takes the WebSocket")
+}
+
+/// As [`raw_websocket`]; `None` when the server answers anything but `101`.
+async fn try_raw_websocket(server: &Server) -> Option<TcpStream> {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
     socket.set_recv_buffer_size(4096).expect("a small receive buffer");
@@ -663,11 +668,10 @@ async fn raw_websocket(server: &Server) -> TcpStream {
     let mut head = Vec::new();
     while !head.ends_with(b"\r\n\r\n") {
         let mut byte = [0];
-        stream.read_exact(&mut byte).await.expect("the server answers");
+        stream.read_exact(&mut byte).await.ok()?;
         head.push(byte[0]);
     }
-    assert!(head.starts_with(b"HTTP/1.1 101"), "{}", String::from_utf8_lossy(&head));
-    stream
+    head.starts_with(b"HTTP/1.1 101").then_some(stream)
 }
 
 /// A masked ping frame with the largest payload a control frame may carry.
@@ -833,4 +837,47 @@ async fn at_the_limit_of_open_files_the_server_waits_and_then_answers() {
     let answered = tokio::time::timeout(Duration::from_secs(10), waiting.read_exact(&mut head));
     assert!(matches!(answered.await, Ok(Ok(_))), "the waiting client got no answer");
     assert_eq!(&head, b"HTTP/1.1 101");
+}
+
+/// One client opening many WebSockets, each with all but the last byte of
+/// the largest message sent, costs the server a bounded amount: past
+/// `--max-connections` it is refused.
+#[tokio::test]
+async fn many_sockets_each_holding_a_half_sent_message_stay_bounded() {
+    use tokio::io::AsyncWriteExt;
+    const LARGEST: usize = 1 << 20;
+    let server = Server::start(&[]);
+    let mut header = vec![0x81, 0x80 | 127];
+    header.extend((LARGEST as u64).to_be_bytes());
+    header.extend([0; 4]);
+    let payload = vec![b' '; LARGEST - 1];
+    let mut open = Vec::new();
+    for _ in 0..300 {
+        let Some(mut stream) = try_raw_websocket(&server).await else { continue };
+        stream.write_all(&header).await.expect("the header is sent");
+        stream.write_all(&payload).await.expect("the message is sent");
+        open.push(stream);
+        let rss_kb = serve_support::memory_kb(server.pid(), "VmRSS");
+        assert!(rss_kb < 200_000, "the server holds {rss_kb} kB with {} sockets", open.len());
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let rss_kb = serve_support::memory_kb(server.pid(), "VmRSS");
+    assert!(rss_kb < 200_000, "the server holds {rss_kb} kB with {} sockets", open.len());
+}
+
+/// A request's head is held up to 64 KiB (hyper reads up to twice that
+/// before it looks), not hyper's 400 KiB.
+#[tokio::test]
+async fn a_request_head_of_200_kib_is_refused() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = Server::start(&[]);
+    let mut stream = TcpStream::connect(&server.address).await.expect("connects");
+    let cookie = "x".repeat(200 << 10);
+    let request =
+        format!("GET / HTTP/1.1\r\nHost: x\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n");
+    let _ = stream.write_all(request.as_bytes()).await;
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer)).await;
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(!answer.starts_with("HTTP/1.1 200"), "a 200 KiB head was taken: {answer:.40}");
 }

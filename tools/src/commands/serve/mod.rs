@@ -72,8 +72,9 @@ pub struct ServeFlags {
     #[arg(long, default_value_t = 10_000)]
     header_timeout: u64,
     /// How many connections (pages, their files, their WebSockets) may be
-    /// open at once; more are answered `503` and closed.
-    #[arg(long, default_value_t = 256)]
+    /// open at once; more are answered `503` and closed. Each may hold a
+    /// message of up to 1 MiB being received.
+    #[arg(long, default_value_t = 128)]
     max_connections: usize,
     /// How long a tab may stay connected without a game, in ms: then its
     /// WebSocket is closed (reloading the page reconnects).
@@ -93,6 +94,10 @@ const READ_BUFFER: usize = 4 << 10;
 /// fits. The session waits until each notice is sent, so this is reached
 /// only by a page that reads nothing, which is then cut off.
 const MAX_WRITE_BUFFER: usize = 8 << 20;
+/// The most a connection buffers of a request's head (hyper's default is
+/// about 400 KiB; it reads up to about twice this before it checks); a
+/// browser's headers take a few KiB.
+const MAX_HEAD: usize = 64 << 10;
 /// The largest `--max-connections`: more would exceed any file limit.
 const MAX_CONNECTIONS: usize = 1 << 20;
 /// The wait before accepting again after `accept` failed (at the limit of
@@ -324,6 +329,7 @@ async fn serve(
             let connection = hyper::server::conn::http1::Builder::new()
                 .timer(hyper_util::rt::TokioTimer::new())
                 .header_read_timeout(header_timeout)
+                .max_buf_size(MAX_HEAD)
                 .serve_connection(io, service)
                 .with_upgrades();
             let _ = connection.await;

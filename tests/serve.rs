@@ -881,3 +881,25 @@ async fn a_request_head_of_200_kib_is_refused() {
     let answer = String::from_utf8_lossy(&answer);
     assert!(!answer.starts_with("HTTP/1.1 200"), "a 200 KiB head was taken: {answer:.40}");
 }
+
+/// Refusals are bounded too: with 64 `503`s under way (their clients read
+/// nothing), a further connection is closed without one.
+#[tokio::test]
+async fn past_64_refusals_under_way_a_connection_is_just_closed() {
+    use tokio::io::AsyncReadExt;
+    let server = Server::start(&["--max-connections", "1"]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    let mut refused = Vec::new();
+    for _ in 0..64 {
+        refused.push(TcpStream::connect(&server.address).await.expect("connects"));
+    }
+    let mut closed = TcpStream::connect(&server.address).await.expect("connects");
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(5), closed.read_to_end(&mut answer)).await;
+    assert!(read.is_ok(), "the connection is still open");
+    assert!(answer.is_empty(), "{}", String::from_utf8_lossy(&answer));
+    let mut first = Vec::new();
+    let _ = refused[0].read_to_end(&mut first).await;
+    assert!(first.starts_with(b"HTTP/1.1 503"), "{}", String::from_utf8_lossy(&first));
+}

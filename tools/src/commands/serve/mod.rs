@@ -106,6 +106,8 @@ const MAX_CONNECTIONS: usize = 1 << 20;
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 /// How long a connection past `--max-connections` has to take its `503`.
 const REFUSAL_TIMEOUT: Duration = Duration::from_secs(1);
+/// How many such `503`s may be under way at once.
+const MAX_REFUSALS: usize = 64;
 
 impl clap::FromArgMatches for ServeArgs {
     fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
@@ -291,6 +293,7 @@ async fn serve(
     }
     let header_timeout = Duration::from_millis(flags.header_timeout);
     let places = Arc::new(Semaphore::new(flags.max_connections));
+    let refusals = Arc::new(Semaphore::new(MAX_REFUSALS));
     let shutdown = shutdown_signal();
     tokio::pin!(shutdown);
     let mut failing = false;
@@ -314,7 +317,14 @@ async fn serve(
         };
         failing = false;
         let Ok(place) = Arc::clone(&places).try_acquire_owned() else {
-            tokio::spawn(refuse(stream, flags.max_connections));
+            // Past that many refusals under way, a connection is just closed.
+            if let Ok(refusal) = Arc::clone(&refusals).try_acquire_owned() {
+                let max = flags.max_connections;
+                tokio::spawn(async move {
+                    refuse(stream, max).await;
+                    drop(refusal);
+                });
+            }
             continue;
         };
         let Ok(reached) = stream.local_addr() else { continue };

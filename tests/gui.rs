@@ -962,6 +962,18 @@ fn the_board_is_inert_once_the_server_is_gone() {
     });
 }
 
+#[test]
+fn a_tab_closed_for_having_no_game_says_so() {
+    run(async {
+        let server = Server::start(&["--idle-timeout", "1000"]);
+        let (_browser, mut page) = launch("idle").await;
+        page.open(&server).await;
+        page.wait("document.body.dataset.phase === 'closed'", "the idle tab to close").await;
+        let error = page.text("error-text").await;
+        assert!(error.contains("closed the connection (no game for 1 s)"), "{error}");
+    });
+}
+
 /// Plays moves `(ply * 5) % n` from the start until a move of `game` makes
 /// `wanted` true; that position's text and the move.
 fn find_position(game: &str, wanted: impl Fn(&str) -> bool) -> (String, String) {

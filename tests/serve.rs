@@ -163,7 +163,7 @@ async fn an_illegal_engine_move_is_caught_by_the_referee() {
 }
 
 #[tokio::test]
-async fn an_engine_refusing_options_plays_with_a_note_and_must_move() {
+async fn an_engine_without_the_options_plays_with_a_note_and_must_move() {
     let server = Server::start(&["--engine", "name=fake", &fake_flag("none")]);
     let mut ws = connect(&server).await;
     until(&mut ws, "hello").await;
@@ -175,7 +175,10 @@ async fn an_engine_refusing_options_plays_with_a_note_and_must_move() {
     assert_eq!(note["restart"], false, "{note}");
     let text = note["message"].as_str().unwrap_or("");
     assert!(
-        text.contains("'fake' refused options: no option 'Game'; no option 'Variant'"),
+        text.contains(
+            "engine 'fake' does not declare the options Game, Variant, MaxPlies, so they were \
+             not set"
+        ),
         "{note}"
     );
     let error = until_fatal(&mut ws).await;
@@ -183,6 +186,35 @@ async fn an_engine_refusing_options_plays_with_a_note_and_must_move() {
     let message = error["message"].as_str().unwrap_or("");
     assert!(message.contains("'fake' answered 'bestmove (none)'"), "{error}");
     server.wait_for_children(0);
+}
+
+/// Only an option the engine declares can be refused.
+#[tokio::test]
+async fn an_option_the_engine_declares_and_rejects_is_told_apart_from_one_it_lacks() {
+    let picky = serve_support::script(
+        "picky",
+        "ugi) echo 'option name Game type string default city'; echo ugiok ;;\n    \
+         setoption*) echo 'info string error: no such game here' ;;",
+    );
+    let flag = format!("cmd={}", picky.display());
+    let server = Server::start(&["--engine", "name=picky", &flag]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    let picky = side(Some("picky"), json!({"depth": 1}));
+    send(&mut ws, new_game("focus", side(None, Value::Null), picky)).await;
+    until(&mut ws, "state").await;
+    let mut notes = Vec::new();
+    for _ in 0..2 {
+        let note = next(&mut ws).await;
+        notes.push(note["message"].as_str().unwrap_or_default().to_owned());
+    }
+    assert_eq!(
+        notes,
+        [
+            "engine 'picky' does not declare the options Variant, MaxPlies, so they were not set",
+            "engine 'picky' refused an option: no such game here",
+        ]
+    );
 }
 
 #[tokio::test]
@@ -301,10 +333,12 @@ async fn take_back_returns_to_the_person_and_engine_games_end() {
 
 #[test]
 fn bad_flags_are_refused_before_listening() {
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 6] = [
         (&["--engine", "name=x"], "--engine needs cmd=COMMAND or builtin=KIND"),
         (&["--referee", "nobody"], "--referee 'nobody' is none of the --engine names"),
         (&["--max-games", "0"], "--max-games must be at least 1"),
+        (&["--max-connections", "0"], "--max-connections must be from 1 to 1048576"),
+        (&["--idle-timeout", "0"], "--idle-timeout must be at least 1 ms"),
         (&["--engine", "builtin=mcts", "--engine", "builtin=mcts"], "two engines are named 'mcts'"),
     ];
     for (args, expected) in cases {
@@ -662,4 +696,263 @@ async fn a_resumed_game_keeps_its_verdict_unless_the_rules_ended_it() {
         refused["message"].as_str().unwrap_or("").contains("the rules ended this game"),
         "{refused}"
     );
+}
+
+/// Opens `/ws` by hand on a socket with a small receive buffer, so that a
+/// client that never reads fills the server's side at once; the server's
+/// answer (its `101` head) is read, nothing after it.
+async fn raw_websocket(server: &Server) -> TcpStream {
+    try_raw_websocket(server).await.expect("the server takes the WebSocket")
+}
+
+/// As [`raw_websocket`]; `None` when the server answers anything but `101`.
+async fn try_raw_websocket(server: &Server) -> Option<TcpStream> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+    socket.set_recv_buffer_size(4096).expect("a small receive buffer");
+    let mut stream =
+        socket.connect(server.address.parse().expect("an address")).await.expect("connects");
+    let request = format!(
+        "GET /ws HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+        server.address
+    );
+    stream.write_all(request.as_bytes()).await.expect("the request is sent");
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n\r\n") {
+        let mut byte = [0];
+        stream.read_exact(&mut byte).await.ok()?;
+        head.push(byte[0]);
+    }
+    head.starts_with(b"HTTP/1.1 101").then_some(stream)
+}
+
+/// A masked ping frame with the largest payload a control frame may carry.
+fn ping_frame() -> Vec<u8> {
+    let mut frame = vec![0x89, 0x80 | 125, 1, 2, 3, 4];
+    frame.extend((0..125u8).map(|i| i ^ [1, 2, 3, 4][usize::from(i % 4)]));
+    frame
+}
+
+/// A client that sends pings and never reads their pongs costs the server
+/// a bounded amount, and is cut off.
+#[tokio::test]
+async fn a_ping_flood_that_never_reads_is_bounded_and_cut_off() {
+    use tokio::io::AsyncWriteExt;
+    let server = Server::start(&[]);
+    let mut flood = raw_websocket(&server).await;
+    let pings = ping_frame().repeat(512);
+    let started = std::time::Instant::now();
+    let mut cut_off = false;
+    while started.elapsed() < Duration::from_secs(40) {
+        let rss_kb = serve_support::memory_kb(server.pid(), "VmRSS");
+        assert!(rss_kb < 100_000, "the server holds {rss_kb} kB after {:?}", started.elapsed());
+        match tokio::time::timeout(Duration::from_millis(100), flood.write_all(&pings)).await {
+            Ok(Ok(())) | Err(_) => {}
+            Ok(Err(_)) => {
+                cut_off = true;
+                break;
+            }
+        }
+    }
+    let peak_kb = serve_support::memory_kb(server.pid(), "VmHWM");
+    assert!(peak_kb < 100_000, "the server held {peak_kb} kB at its peak");
+    assert!(cut_off, "the server still takes pings after {:?}", started.elapsed());
+    // Others are served as before.
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+}
+
+/// Idle WebSockets (a page that was opened and left) cost the server
+/// little each.
+#[tokio::test]
+async fn idle_websockets_cost_little_each() {
+    const SOCKETS: u64 = 400;
+    let server = Server::start(&["--max-connections", "1000"]);
+    let mut first = connect(&server).await;
+    until(&mut first, "hello").await;
+    let before_kb = serve_support::memory_kb(server.pid(), "VmRSS");
+    let mut idle = Vec::new();
+    for _ in 0..SOCKETS {
+        let mut ws = connect(&server).await;
+        until(&mut ws, "hello").await;
+        idle.push(ws);
+    }
+    let after_kb = serve_support::memory_kb(server.pid(), "VmRSS");
+    let each_kb = after_kb.saturating_sub(before_kb) / SOCKETS;
+    assert!(each_kb < 25, "an idle WebSocket costs the server {each_kb} kB");
+}
+
+/// A plain `GET /` on a new connection: the head of the answer, or `None`
+/// when none comes within `wait`.
+async fn get_page(server: &Server, wait: Duration) -> Option<String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = TcpStream::connect(&server.address).await.expect("connects");
+    stream.write_all(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await.ok()?;
+    let mut answer = Vec::new();
+    tokio::time::timeout(wait, stream.read_to_end(&mut answer)).await.ok()?.ok()?;
+    let text = String::from_utf8_lossy(&answer);
+    Some(text.lines().next().unwrap_or_default().to_owned())
+}
+
+/// Past `--max-connections`, a connection is answered `503` at once; when
+/// one closes, the next is served.
+#[tokio::test]
+async fn connections_past_the_limit_are_refused_until_one_closes() {
+    let server = Server::start(&["--max-connections", "3"]);
+    let mut open = Vec::new();
+    for _ in 0..3 {
+        let mut ws = connect(&server).await;
+        until(&mut ws, "hello").await;
+        open.push(ws);
+    }
+    let refused = get_page(&server, Duration::from_secs(10)).await;
+    assert_eq!(refused.as_deref(), Some("HTTP/1.1 503 Service Unavailable"));
+    let url = format!("ws://{}/ws", server.address);
+    assert!(tokio_tungstenite::connect_async(url).await.is_err(), "a fourth WebSocket opened");
+    drop(open.pop());
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let answer = get_page(&server, Duration::from_secs(10)).await;
+        if answer.as_deref() == Some("HTTP/1.1 200 OK") {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "still refused: {answer:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A tab without a game is closed after `--idle-timeout`, saying why; one
+/// with a game is not. A keep-alive connection that went quiet is closed
+/// after `--header-timeout`.
+#[tokio::test]
+async fn tabs_without_a_game_and_quiet_connections_are_closed() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = Server::start(&["--idle-timeout", "500", "--header-timeout", "500"]);
+    let mut playing = connect(&server).await;
+    until(&mut playing, "hello").await;
+    send(&mut playing, new_game("focus", side(None, Value::Null), side(None, Value::Null))).await;
+    until(&mut playing, "state").await;
+    let mut idle = connect(&server).await;
+    until(&mut idle, "hello").await;
+    let closed = tokio::time::timeout(Duration::from_secs(10), idle.next()).await;
+    let Ok(Some(Ok(Message::Close(Some(frame))))) = closed else {
+        panic!("the idle tab is not closed: {closed:?}");
+    };
+    assert_eq!(frame.reason.as_str(), "no game for 500 ms");
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    send(&mut playing, json!({"type": "view", "ply": 0})).await;
+    until(&mut playing, "view").await;
+    let mut quiet = TcpStream::connect(&server.address).await.expect("connects");
+    quiet.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").await.expect("sent");
+    let mut page = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(10), quiet.read_to_end(&mut page)).await;
+    assert!(read.is_ok(), "the quiet keep-alive connection is still open after 10 s");
+    assert!(String::from_utf8_lossy(&page).starts_with("HTTP/1.1 200"), "no page");
+}
+
+/// At the limit of open files the server waits for one to close rather
+/// than retry `accept` at once for ever, and then answers.
+#[tokio::test]
+async fn at_the_limit_of_open_files_the_server_waits_and_then_answers() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = Server::start_with_open_files(48, &[]);
+    let mut open = Vec::new();
+    let waiting = loop {
+        assert!(open.len() < 48, "48 WebSockets opened under a limit of 48 files");
+        let mut stream = TcpStream::connect(&server.address).await.expect("connects");
+        let request = format!(
+            "GET /ws HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+            server.address
+        );
+        stream.write_all(request.as_bytes()).await.expect("the request is sent");
+        let mut head = [0; 12];
+        match tokio::time::timeout(Duration::from_secs(2), stream.read_exact(&mut head)).await {
+            Ok(Ok(_)) => {
+                assert_eq!(&head, b"HTTP/1.1 101", "{}", String::from_utf8_lossy(&head));
+                open.push(stream);
+            }
+            Ok(Err(e)) => panic!("the server closed a connection: {e}"),
+            Err(_) => break stream,
+        }
+    };
+    let before = server.cpu_ticks();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let used = server.cpu_ticks() - before;
+    assert!(
+        used < 20,
+        "the server used {used} hundredths of a second of processor in 2 s while out of files"
+    );
+    drop(open);
+    let mut waiting = waiting;
+    let mut head = [0; 12];
+    let answered = tokio::time::timeout(Duration::from_secs(10), waiting.read_exact(&mut head));
+    assert!(matches!(answered.await, Ok(Ok(_))), "the waiting client got no answer");
+    assert_eq!(&head, b"HTTP/1.1 101");
+}
+
+/// One client opening many WebSockets, each with all but the last byte of
+/// the largest message sent, costs the server a bounded amount: past
+/// `--max-connections` it is refused.
+#[tokio::test]
+async fn many_sockets_each_holding_a_half_sent_message_stay_bounded() {
+    use tokio::io::AsyncWriteExt;
+    const LARGEST: usize = 1 << 20;
+    let server = Server::start(&[]);
+    let mut header = vec![0x81, 0x80 | 127];
+    header.extend((LARGEST as u64).to_be_bytes());
+    header.extend([0; 4]);
+    let payload = vec![b' '; LARGEST - 1];
+    let mut open = Vec::new();
+    for _ in 0..300 {
+        let Some(mut stream) = try_raw_websocket(&server).await else { continue };
+        stream.write_all(&header).await.expect("the header is sent");
+        stream.write_all(&payload).await.expect("the message is sent");
+        open.push(stream);
+        let rss_kb = serve_support::memory_kb(server.pid(), "VmRSS");
+        assert!(rss_kb < 200_000, "the server holds {rss_kb} kB with {} sockets", open.len());
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let rss_kb = serve_support::memory_kb(server.pid(), "VmRSS");
+    assert!(rss_kb < 200_000, "the server holds {rss_kb} kB with {} sockets", open.len());
+}
+
+/// A request's head is held up to 64 KiB (hyper reads up to twice that
+/// before it looks), not hyper's 400 KiB.
+#[tokio::test]
+async fn a_request_head_of_200_kib_is_refused() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = Server::start(&[]);
+    let mut stream = TcpStream::connect(&server.address).await.expect("connects");
+    let cookie = "x".repeat(200 << 10);
+    let request =
+        format!("GET / HTTP/1.1\r\nHost: x\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n");
+    let _ = stream.write_all(request.as_bytes()).await;
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer)).await;
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(!answer.starts_with("HTTP/1.1 200"), "a 200 KiB head was taken: {answer:.40}");
+}
+
+/// Refusals are bounded too: with 64 `503`s under way (their clients read
+/// nothing), a further connection is closed without one.
+#[tokio::test]
+async fn past_64_refusals_under_way_a_connection_is_just_closed() {
+    use tokio::io::AsyncReadExt;
+    let server = Server::start(&["--max-connections", "1"]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    let mut refused = Vec::new();
+    for _ in 0..64 {
+        refused.push(TcpStream::connect(&server.address).await.expect("connects"));
+    }
+    let mut closed = TcpStream::connect(&server.address).await.expect("connects");
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(5), closed.read_to_end(&mut answer)).await;
+    assert!(read.is_ok(), "the connection is still open");
+    assert!(answer.is_empty(), "{}", String::from_utf8_lossy(&answer));
+    let mut first = Vec::new();
+    let _ = refused[0].read_to_end(&mut first).await;
+    assert!(first.starts_with(b"HTTP/1.1 503"), "{}", String::from_utf8_lossy(&first));
 }

@@ -21,9 +21,20 @@ pub struct Server {
 
 impl Server {
     pub fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(BIN)
-            .args(["serve", "--port", "0"])
-            .args(args)
+        let mut command = Command::new(BIN);
+        command.args(["serve", "--port", "0"]).args(args);
+        Server::start_command(&mut command)
+    }
+
+    /// As [`start`](Self::start), with at most `files` open files (`prlimit`).
+    pub fn start_with_open_files(files: u32, args: &[&str]) -> Server {
+        let mut command = Command::new("prlimit");
+        command.arg(format!("--nofile={files}:{files}")).args([BIN, "serve", "--port", "0"]);
+        Server::start_command(command.args(args))
+    }
+
+    fn start_command(command: &mut Command) -> Server {
+        let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -42,6 +53,15 @@ impl Server {
 
     pub fn pid(&self) -> u32 {
         self.child.id()
+    }
+
+    /// The processor time the server has used (user and system), in clock
+    /// ticks (1/100 s on Linux).
+    pub fn cpu_ticks(&self) -> u64 {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid())).expect("the stat");
+        // pid (comm) state ... utime stime: the 14th and 15th fields.
+        let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+        after.split_whitespace().skip(11).take(2).filter_map(|t| t.parse::<u64>().ok()).sum()
     }
 
     /// The processes whose parent is the server (its engines), zombies too.
@@ -221,14 +241,15 @@ pub fn fake_engine(behaviour: &str) -> PathBuf {
     )
 }
 
-/// A shell script engine named `name`: it answers `ugi` and `isready`, and
-/// `cases` (shell `case` branches) say the rest.
+/// A shell script engine named `name`: `cases` (shell `case` branches,
+/// tried first) say what it answers; it answers `ugi` and `isready` unless
+/// they say otherwise.
 pub fn script(name: &str, cases: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("serve-fakes");
     std::fs::create_dir_all(&dir).expect("temp dir");
     let script = format!(
-        "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    ugi) echo 'id name {name}'; \
-         echo ugiok ;;\n    isready) echo readyok ;;\n    {cases}\n  esac\ndone\n"
+        "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    {cases}\n    ugi) echo 'id name \
+         {name}'; echo ugiok ;;\n    isready) echo readyok ;;\n  esac\ndone\n"
     );
     // A file of its own per call: tests run at once, and a script being
     // rewritten while a shell reads it would misbehave in other ways.
@@ -244,4 +265,14 @@ pub fn script(name: &str, cases: &str) -> PathBuf {
 
 pub fn fake_flag(behaviour: &str) -> String {
     format!("cmd={}", fake_engine(behaviour).display())
+}
+
+/// A field of `/proc/<pid>/status` in kB (`VmRSS`, `VmHWM`).
+pub fn memory_kb(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no {field} in the status of {pid}"))
 }

@@ -52,9 +52,15 @@ function connect() {
     const handler = handlers[message.type];
     if (handler) handler(message);
   };
-  ws.onclose = () => {
+  ws.onclose = (event) => {
     if (phase() !== "refused") {
-      showError("the connection to the server is closed; reload the page when it runs again", false);
+      // The server says why when it closes a tab's socket itself.
+      showError(
+        event.reason
+          ? `the server closed the connection (${event.reason}); reload the page to play`
+          : "the connection to the server is closed; reload the page when it runs again",
+        false,
+      );
       setPhase("closed");
       prefix = [];
       hideChooser();

@@ -134,9 +134,10 @@ impl Engine {
     }
 
     /// `ugi` … `ugiok`, then the options the engine declares, then `isready`
-    /// … `readyok`. Returns a note of the options it lacks or refused, if
-    /// any: an engine may lack some (a one-game engine has no `Game`); the
-    /// referee catches moves of a wrong game.
+    /// … `readyok`. Returns notes for people: the options it does not
+    /// declare (not set: a one-game engine has no `Game`, and the referee
+    /// catches moves of a wrong game), and the errors it answered to the
+    /// options it declares.
     ///
     /// # Errors
     /// The engine's exit or silence.
@@ -144,17 +145,31 @@ impl Engine {
         &mut self,
         options: &[(&str, String)],
         timeout: Duration,
-    ) -> Result<Option<String>, EngineError> {
+    ) -> Result<Vec<String>, EngineError> {
         let options: Vec<(String, String)> =
             options.iter().map(|(name, value)| ((*name).to_owned(), value.clone())).collect();
         let handshake = match self.process.handshake(&options, timeout).await {
             Ok(handshake) => handshake,
             Err(e) => return Err(self.error(&e)),
         };
-        let mut notes = handshake.errors;
-        notes.extend(handshake.missing.iter().map(|name| format!("no option '{name}'")));
-        Ok((!notes.is_empty())
-            .then(|| format!("engine '{}' refused options: {}", self.name, notes.join("; "))))
+        let mut notes = Vec::new();
+        match handshake.missing.as_slice() {
+            [] => {}
+            [one] => notes.push(format!(
+                "engine '{}' does not declare the option {one}, so it was not set",
+                self.name
+            )),
+            many => notes.push(format!(
+                "engine '{}' does not declare the options {}, so they were not set",
+                self.name,
+                many.join(", ")
+            )),
+        }
+        if !handshake.errors.is_empty() {
+            let errors = handshake.errors.join("; ");
+            notes.push(format!("engine '{}' refused an option: {errors}", self.name));
+        }
+        Ok(notes)
     }
 
     /// Asks the engine to quit, ends its whole process group if it has not

@@ -7,18 +7,20 @@ mod messages;
 mod session;
 
 use std::io::Write;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
 use arena::EngineSpec;
+use axum::Extension;
 use axum::Router;
 use axum::extract::{State, WebSocketUpgrade};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use search::EngineKind;
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use session::Config;
 
@@ -61,20 +63,51 @@ pub struct ServeFlags {
     open: bool,
     /// Another `host:port` whose pages may play here (repeatable), for a
     /// server reached under a name; pages are otherwise accepted only from
-    /// the address the server listens on (and `localhost` for a loopback
-    /// address), whatever `Host` a request names.
+    /// the address a client reached (and `localhost` for a loopback
+    /// address, also with `--host 0.0.0.0`), whatever `Host` a request names.
     #[arg(long, value_name = "HOST:PORT")]
     origin: Vec<String>,
     /// How long a client may take to send a request's headers, in ms; a
     /// connection that sends half a request is closed then.
     #[arg(long, default_value_t = 10_000)]
     header_timeout: u64,
+    /// How many connections (pages, their files, their WebSockets) may be
+    /// open at once; more are answered `503` and closed. Each may hold a
+    /// message of up to 1 MiB being received.
+    #[arg(long, default_value_t = 128)]
+    max_connections: usize,
+    /// How long a tab may stay connected without a game, in ms: then its
+    /// WebSocket is closed (reloading the page reconnects).
+    #[arg(long, default_value_t = 600_000)]
+    idle_timeout: u64,
 }
 
 const ENGINE_ARG: &str = "engine";
 
 /// The largest message the page may send: a long game's moves fit easily.
 const MAX_MESSAGE: usize = 1 << 20;
+/// What a WebSocket reads at a time (the library's default, 128 KiB, would
+/// be held by every idle socket).
+const READ_BUFFER: usize = 4 << 10;
+/// The most a WebSocket may hold unsent: the largest notice (a position's
+/// pieces and move paths, each up to an engine's 1 MiB line, and the moves)
+/// fits. The session waits until each notice is sent, so this is reached
+/// only by a page that reads nothing, which is then cut off.
+const MAX_WRITE_BUFFER: usize = 8 << 20;
+/// The most a connection buffers of a request's head (hyper's default is
+/// about 400 KiB; it reads up to about twice this before it checks); a
+/// browser's headers take a few KiB.
+const MAX_HEAD: usize = 64 << 10;
+/// The largest `--max-connections`: more would exceed any file limit.
+const MAX_CONNECTIONS: usize = 1 << 20;
+/// The wait before accepting again after `accept` failed (at the limit of
+/// open files, say): the connection waits in the queue until one closes,
+/// and retrying at once would spin.
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
+/// How long a connection past `--max-connections` has to take its `503`.
+const REFUSAL_TIMEOUT: Duration = Duration::from_secs(1);
+/// How many such `503`s may be under way at once.
+const MAX_REFUSALS: usize = 64;
 
 impl clap::FromArgMatches for ServeArgs {
     fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
@@ -148,6 +181,12 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     if flags.max_games == 0 {
         bail!("--max-games must be at least 1");
     }
+    if !(1..=MAX_CONNECTIONS).contains(&flags.max_connections) {
+        bail!("--max-connections must be from 1 to {MAX_CONNECTIONS}");
+    }
+    if flags.idle_timeout == 0 {
+        bail!("--idle-timeout must be at least 1 ms");
+    }
     let config = Arc::new(Config {
         exe: std::env::current_exe().context("cannot find this program to run its engine")?,
         engines,
@@ -155,6 +194,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         timeout: Duration::from_millis(flags.timeout),
         slots: Arc::new(Semaphore::new(flags.max_games)),
         max_games: flags.max_games,
+        idle_timeout: Duration::from_millis(flags.idle_timeout),
     });
     let runtime = tokio::runtime::Runtime::new()?;
     // Returning drops the runtime and with it every session's engines,
@@ -162,21 +202,31 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     runtime.block_on(serve((flags.host.as_str(), flags.port), config, flags))
 }
 
-/// The origins (`host:port`) whose pages may open a WebSocket: the address
-/// listened on, `localhost` and the other loopback names for a loopback
-/// address, and those given with `--origin`.
-fn allowed_origins(local: std::net::SocketAddr, extra: &[String]) -> Vec<String> {
-    let port = local.port();
-    let mut origins = vec![local.to_string()];
-    if local.ip().is_loopback() {
-        origins.extend([
-            format!("localhost:{port}"),
-            format!("127.0.0.1:{port}"),
-            format!("[::1]:{port}"),
-        ]);
+/// Whether a page of `origin` (`scheme://host[:port]`) may open a
+/// WebSocket on a connection that `reached` the server at that address: the
+/// page's host and port must be that address (or, for a loopback address,
+/// `localhost` and the other loopback names), or one given with `--origin`,
+/// whatever `Host` the request names. A server listening on every address
+/// (`--host 0.0.0.0`) thus takes its page under each address it is reached at.
+fn origin_allowed(origin: &str, reached: SocketAddr, extra: &[String]) -> bool {
+    let Some((scheme, host)) = origin.split_once("://") else { return false };
+    let mut host = host.to_ascii_lowercase();
+    let has_port = host
+        .rsplit_once(':')
+        .is_some_and(|(_, port)| !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()));
+    if !has_port {
+        let port = if scheme.eq_ignore_ascii_case("https") { 443 } else { 80 };
+        host = format!("{host}:{port}");
     }
-    origins.extend(extra.iter().map(|o| o.to_ascii_lowercase()));
-    origins
+    let reached = SocketAddr::new(reached.ip().to_canonical(), reached.port());
+    let port = reached.port();
+    let loopback = || {
+        [format!("localhost:{port}"), format!("127.0.0.1:{port}"), format!("[::1]:{port}")]
+            .contains(&host)
+    };
+    host == reached.to_string()
+        || (reached.ip().is_loopback() && loopback())
+        || extra.iter().any(|o| o.eq_ignore_ascii_case(&host))
 }
 
 /// Ctrl-C or SIGTERM (what `kill`, systemd and container runtimes send).
@@ -226,9 +276,15 @@ async fn serve(
         .await
         .with_context(|| format!("cannot listen on {}:{}", address.0, address.1))?;
     let local = listener.local_addr()?;
-    let origins = Arc::new(allowed_origins(local, &flags.origin));
-    let app = app.with_state(Served { config, origins });
-    let url = format!("http://{local}/");
+    let app = app.with_state(Served { config, origins: Arc::new(flags.origin.clone()) });
+    // Every address (`--host 0.0.0.0`): this machine's own is offered, a
+    // page under 0.0.0.0 would be refused.
+    let shown = match local.ip() {
+        ip if !ip.is_unspecified() => local,
+        IpAddr::V4(_) => SocketAddr::new(Ipv4Addr::LOCALHOST.into(), local.port()),
+        IpAddr::V6(_) => SocketAddr::new(Ipv6Addr::LOCALHOST.into(), local.port()),
+    };
+    let url = format!("http://{shown}/");
     // A closed stdout (`igroteka serve | head -1`) must not stop the server.
     let mut out = std::io::stdout();
     let _ = writeln!(out, "igroteka serve: open {url} (Ctrl-C stops)").and_then(|()| out.flush());
@@ -236,23 +292,54 @@ async fn serve(
         open_browser(&url);
     }
     let header_timeout = Duration::from_millis(flags.header_timeout);
+    let places = Arc::new(Semaphore::new(flags.max_connections));
+    let refusals = Arc::new(Semaphore::new(MAX_REFUSALS));
     let shutdown = shutdown_signal();
     tokio::pin!(shutdown);
+    let mut failing = false;
     loop {
-        let stream = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
-                // A failed accept (too many open files, say) passes.
-                Err(_) => continue,
-            },
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
             () = &mut shutdown => return Ok(()),
         };
-        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        let stream = match accepted {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                if !failing {
+                    eprintln!("igroteka serve: cannot accept a connection ({e}); trying again");
+                }
+                failing = true;
+                tokio::select! {
+                    () = tokio::time::sleep(ACCEPT_BACKOFF) => continue,
+                    () = &mut shutdown => return Ok(()),
+                }
+            }
+        };
+        failing = false;
+        let Ok(place) = Arc::clone(&places).try_acquire_owned() else {
+            // Past that many refusals under way, a connection is just closed.
+            if let Ok(refusal) = Arc::clone(&refusals).try_acquire_owned() {
+                let max = flags.max_connections;
+                tokio::spawn(async move {
+                    refuse(stream, max).await;
+                    drop(refusal);
+                });
+            }
+            continue;
+        };
+        let Ok(reached) = stream.local_addr() else { continue };
+        let connection = Connection { reached, _place: Arc::new(place) };
+        let app = hyper_util::service::TowerToHyperService::new(app.clone());
+        let service = hyper::service::service_fn(move |mut request| {
+            request.extensions_mut().insert(connection.clone());
+            hyper::service::Service::call(&app, request)
+        });
         tokio::spawn(async move {
             let io = hyper_util::rt::TokioIo::new(stream);
             let connection = hyper::server::conn::http1::Builder::new()
                 .timer(hyper_util::rt::TokioTimer::new())
                 .header_read_timeout(header_timeout)
+                .max_buf_size(MAX_HEAD)
                 .serve_connection(io, service)
                 .with_upgrades();
             let _ = connection.await;
@@ -260,10 +347,43 @@ async fn serve(
     }
 }
 
+/// Answers a connection past `--max-connections` with a `503` and closes it.
+async fn refuse(mut stream: tokio::net::TcpStream, max: usize) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let body =
+        format!("this server serves at most {max} connections at once (--max-connections)\n");
+    let response = format!(
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n\
+         Content-Length: {}\r\nRetry-After: 10\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = tokio::time::timeout(REFUSAL_TIMEOUT, async {
+        stream.write_all(response.as_bytes()).await?;
+        stream.shutdown().await?;
+        // What the client sent is read before closing, lest the close
+        // reset the connection and lose the answer.
+        let mut sink = [0; 1024];
+        while stream.read(&mut sink).await? > 0 {}
+        Ok::<_, std::io::Error>(())
+    })
+    .await;
+}
+
+/// What every request of one connection carries.
+#[derive(Clone)]
+struct Connection {
+    /// The server's address the client reached.
+    reached: SocketAddr,
+    /// Its place among `--max-connections`, held while the connection or
+    /// the WebSocket it became is open.
+    _place: Arc<OwnedSemaphorePermit>,
+}
+
 /// What every request handler shares.
 #[derive(Clone)]
 struct Served {
     config: Arc<Config>,
+    /// The `--origin`s.
     origins: Arc<Vec<String>>,
 }
 
@@ -278,21 +398,28 @@ async fn favicon() -> impl IntoResponse {
 async fn websocket(
     ws: WebSocketUpgrade,
     headers: HeaderMap,
+    Extension(connection): Extension<Connection>,
     State(Served { config, origins }): State<Served>,
 ) -> Response {
     // Pages of other sites may not start engines here: the origin must be
-    // an address the server listens on, not merely the `Host` the request
+    // the address the client reached, not merely the `Host` the request
     // names (a DNS-rebinding page names its own).
     let text = |name| headers.get(name).and_then(|value: &HeaderValue| value.to_str().ok());
-    if let Some(origin) = text(header::ORIGIN) {
-        let host = origin.split_once("://").map(|(_, host)| host.to_ascii_lowercase());
-        if !host.is_some_and(|host| origins.contains(&host)) {
-            let message = format!("a page of {origin} may not play here");
-            return (StatusCode::FORBIDDEN, message).into_response();
-        }
+    if let Some(origin) = text(header::ORIGIN)
+        && !origin_allowed(origin, connection.reached, &origins)
+    {
+        let message = format!("a page of {origin} may not play here");
+        return (StatusCode::FORBIDDEN, message).into_response();
     }
     ws.max_message_size(MAX_MESSAGE)
-        .on_upgrade(move |socket| session::run(socket, config))
+        .max_frame_size(MAX_MESSAGE)
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(0)
+        .max_write_buffer_size(MAX_WRITE_BUFFER)
+        .on_upgrade(move |socket| async move {
+            session::run(socket, config).await;
+            drop(connection);
+        })
         .into_response()
 }
 
@@ -307,5 +434,42 @@ fn open_browser(url: &str) {
     };
     if let Err(e) = std::process::Command::new(opener).arg(url).spawn() {
         eprintln!("cannot open a browser ({opener}: {e}); open {url} yourself");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::origin_allowed;
+
+    #[test]
+    fn a_page_is_allowed_under_the_address_its_connection_reached() {
+        let loopback = "127.0.0.1:8080".parse().expect("an address");
+        let lan = "192.168.1.5:8080".parse().expect("an address");
+        let mapped = "[::ffff:192.168.1.5]:8080".parse().expect("an address");
+        let v6 = "[::1]:8080".parse().expect("an address");
+        let http80 = "192.168.1.5:80".parse().expect("an address");
+        let none: &[String] = &[];
+        let cases = [
+            ("http://127.0.0.1:8080", loopback, true),
+            ("http://localhost:8080", loopback, true),
+            ("http://LOCALHOST:8080", loopback, true),
+            ("http://[::1]:8080", v6, true),
+            ("http://localhost:8080", v6, true),
+            ("http://192.168.1.5:8080", lan, true),
+            ("http://192.168.1.5:8080", mapped, true),
+            ("http://192.168.1.5", http80, true),
+            ("http://localhost:8080", lan, false),
+            ("http://127.0.0.1:8080", lan, false),
+            ("http://192.168.1.5:8081", lan, false),
+            ("http://192.168.1.5:8080", loopback, false),
+            ("http://attacker.example:8080", loopback, false),
+            ("null", loopback, false),
+        ];
+        for (origin, reached, allowed) in cases {
+            assert_eq!(origin_allowed(origin, reached, none), allowed, "{origin} at {reached}");
+        }
+        let named = ["board.example:80".to_owned()];
+        assert!(origin_allowed("http://Board.example", lan, &named));
+        assert!(!origin_allowed("http://board.example:8080", lan, &named));
     }
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arena::{EngineSpec, Program};
-use axum::extract::ws::{Message, WebSocket};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, close_code};
 use protocol::{
     EngineMessage, Go, GuiMessage, MoveToken, PositionBase, PositionText, Query, SearchInfo,
 };
@@ -36,6 +36,8 @@ pub struct Config {
     pub slots: Arc<Semaphore>,
     /// The number of permits.
     pub max_games: usize,
+    /// How long a tab may stay connected without a game.
+    pub idle_timeout: Duration,
 }
 
 /// An engine playing one side.
@@ -87,7 +89,8 @@ impl From<EngineError> for Fatal {
 /// Runs one tab's session until its WebSocket closes. A tab holds one of
 /// the `--max-games` places only while it has a game: pages that never
 /// start one (or whose game has ended with an error) hold none.
-pub async fn run(mut ws: WebSocket, config: Arc<Config>) {
+pub async fn run(ws: WebSocket, config: Arc<Config>) {
+    let mut ws = Page { ws, lost: false };
     let hello = Notice::Hello {
         games: GAMES
             .iter()
@@ -103,17 +106,20 @@ pub async fn run(mut ws: WebSocket, config: Arc<Config>) {
     if send(&mut ws, &hello).await.is_err() {
         return;
     }
-    let mut session = Session { ws, config, game: None, slot: None };
+    let mut session = Session { ws, config, game: None, slot: None, quiet_since: Instant::now() };
     session.serve().await;
     session.end_game().await;
 }
 
 struct Session {
-    ws: WebSocket,
+    ws: Page,
     config: Arc<Config>,
     game: Option<Game>,
     /// The place among `--max-games` held while `game` runs.
     slot: Option<OwnedSemaphorePermit>,
+    /// The last request or end of a game: `--idle-timeout` after it, a
+    /// tab without a game is closed.
+    quiet_since: Instant,
 }
 
 /// The next message of `player`'s engine; never, when a person plays the side.
@@ -127,6 +133,7 @@ async fn heard(player: Option<&mut Player>) -> Result<EngineMessage, EngineError
 impl Session {
     async fn serve(&mut self) {
         loop {
+            let idle_at = self.game.is_none().then(|| self.quiet_since + self.config.idle_timeout);
             let (first, second, deadline, go_at, flag_at) = match &mut self.game {
                 Some(game) => {
                     let flag_at = game.flag_at();
@@ -138,11 +145,18 @@ impl Session {
             };
             let outcome = tokio::select! {
                 message = self.ws.recv() => match message {
-                    Some(Ok(Message::Text(text))) => self.request(&text).await,
+                    Some(Ok(Message::Text(text))) => {
+                        self.quiet_since = Instant::now();
+                        self.request(&text).await
+                    }
                     Some(Ok(Message::Binary(_))) => {
                         self.complain("a binary message: send JSON text").await
                     }
-                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => Ok(()),
+                    Some(Ok(Message::Ping(_))) => {
+                        self.ws.flush().await;
+                        Ok(())
+                    }
+                    Some(Ok(Message::Pong(_))) => Ok(()),
                     Some(Ok(Message::Close(_)) | Err(_)) | None => return,
                 },
                 message = heard(first) => self.engine_said(0, message).await,
@@ -150,6 +164,7 @@ impl Session {
                 () = sleep_until(deadline) => self.hung().await,
                 () = sleep_until(go_at) => self.go().await,
                 () = sleep_until(flag_at) => self.flag().await,
+                () = sleep_until(idle_at) => return self.close_idle().await,
             };
             if let Err(Fatal(message)) = outcome {
                 self.end_game().await;
@@ -167,6 +182,26 @@ impl Session {
             game.close().await;
         }
         self.slot = None;
+        self.quiet_since = Instant::now();
+    }
+
+    /// Closes the WebSocket of a tab that has had no game for
+    /// `--idle-timeout`, saying why (the page shows it).
+    async fn close_idle(&mut self) {
+        let idle = self.config.idle_timeout;
+        let reason = match idle.as_secs() {
+            0 => format!("no game for {} ms", idle.as_millis()),
+            secs if secs < 120 => format!("no game for {secs} s"),
+            secs => format!("no game for {} minutes", secs / 60),
+        };
+        let frame = CloseFrame { code: close_code::AWAY, reason: reason.into() };
+        if self.ws.write(Some(Message::Close(Some(frame)))).await.is_ok() {
+            // The page's close in answer, then the end of the stream.
+            let _ = tokio::time::timeout(CLOSE_TIMEOUT, async {
+                while let Some(Ok(_)) = self.ws.recv().await {}
+            })
+            .await;
+        }
     }
 
     async fn complain(&mut self, message: &str) -> Result<(), Fatal> {
@@ -236,7 +271,7 @@ impl Session {
     }
 
     /// Starts the processes of a game (what fails closes them again); with
-    /// the options the engines refused.
+    /// the notes on the engines' options.
     async fn start(&mut self, mut settings: NewGame) -> Result<(Game, Vec<String>), Fatal> {
         let config = Arc::clone(&self.config);
         // Nothing the page sends may become two protocol lines, nor a
@@ -266,8 +301,7 @@ impl Session {
             let found = config.engines.iter().find(|e| &e.name == name);
             *spec = Some(found.ok_or_else(|| Fatal(format!("unknown engine '{name}'")))?);
         }
-        let (referee, note) = spawn(&config.referee, &config, &settings, true).await?;
-        let mut notes: Vec<String> = note.into_iter().collect();
+        let (referee, mut notes) = spawn(&config.referee, &config, &settings, true).await?;
         let left = settings.sides.each_ref().map(|side| {
             side.clock.map(|c| c.left_ms.unwrap_or(c.base_ms).min(i64::MAX as u64) as i64)
         });
@@ -566,7 +600,7 @@ impl Session {
 impl Game {
     /// Asks the referee for the board (and the rules, which it may not
     /// know), checks the game and the position, and starts the engines of the
-    /// sides `specs` names, adding the options they refused to `notes`.
+    /// sides `specs` names, adding the notes on their options to `notes`.
     async fn prepare(
         &mut self,
         config: &Config,
@@ -599,8 +633,8 @@ impl Game {
         self.referee.command(&position, config.timeout).await?;
         for (i, spec) in specs.into_iter().enumerate() {
             let Some(spec) = spec else { continue };
-            let (engine, note) = spawn(spec, config, &self.settings, false).await?;
-            notes.extend(note);
+            let (engine, more) = spawn(spec, config, &self.settings, false).await?;
+            notes.extend(more);
             let limit = self.settings.sides[i].limit.unwrap_or(Limit::Movetime(1000));
             self.players[i] = Some(Player { engine, limit, abandoned: 0 });
         }
@@ -739,14 +773,14 @@ impl Limit {
 
 /// Starts an engine for the game of `settings` and sets its options;
 /// built-ins also get their `Engine`, and a built-in `referee` no endgame
-/// table (it searches nothing). One that fails is closed. The options it
-/// lacks or refused are returned as a note.
+/// table (it searches nothing). One that fails is closed. Notes of the
+/// options it does not declare or refused are returned.
 async fn spawn(
     spec: &EngineSpec,
     config: &Config,
     settings: &NewGame,
     referee: bool,
-) -> Result<(Engine, Option<String>), Fatal> {
+) -> Result<(Engine, Vec<String>), Fatal> {
     let mut engine = Engine::spawn(spec, &config.exe)?;
     let mut options = vec![
         ("Game", settings.game.clone()),
@@ -761,7 +795,7 @@ async fn spawn(
     }
     options.extend(spec.options.iter().map(|(name, value)| (name.as_str(), value.clone())));
     match engine.start(&options, config.timeout).await {
-        Ok(note) => Ok((engine, note)),
+        Ok(notes) => Ok((engine, notes)),
         Err(e) => {
             engine.close().await;
             Err(e.into())
@@ -798,7 +832,58 @@ async fn sleep_until(deadline: Option<Instant>) {
     }
 }
 
-async fn send(ws: &mut WebSocket, notice: &Notice) -> Result<(), axum::Error> {
+/// How long the page may take to take what the server writes (its pongs
+/// too) once the socket's buffers are full; then the session ends.
+const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long the page has to answer the server's close.
+const CLOSE_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// The page's end of the WebSocket. Every write is flushed within
+/// [`SEND_TIMEOUT`] or the page is lost: a page that sends but never reads
+/// is cut off, never buffered for.
+struct Page {
+    ws: WebSocket,
+    /// A write failed or timed out: nothing more is read or written.
+    lost: bool,
+}
+
+/// The page was lost (see [`Page`]).
+struct Lost;
+
+impl Page {
+    /// The next message; none once the page is lost.
+    async fn recv(&mut self) -> Option<Result<Message, axum::Error>> {
+        if self.lost {
+            return None;
+        }
+        self.ws.recv().await
+    }
+
+    /// Writes `message` (or only what is queued, the pongs to the page's
+    /// pings) and flushes it.
+    async fn write(&mut self, message: Option<Message>) -> Result<(), Lost> {
+        use futures_util::SinkExt;
+        if self.lost {
+            return Err(Lost);
+        }
+        let written = match message {
+            Some(message) => tokio::time::timeout(SEND_TIMEOUT, self.ws.send(message)).await,
+            None => tokio::time::timeout(SEND_TIMEOUT, self.ws.flush()).await,
+        };
+        if !matches!(written, Ok(Ok(()))) {
+            self.lost = true;
+            return Err(Lost);
+        }
+        Ok(())
+    }
+
+    /// Writes the pongs queued for the page's pings.
+    async fn flush(&mut self) {
+        let _ = self.write(None).await;
+    }
+}
+
+async fn send(ws: &mut Page, notice: &Notice) -> Result<(), Lost> {
     let text = serde_json::to_string(notice).unwrap_or_default();
-    ws.send(Message::Text(text.into())).await
+    ws.write(Some(Message::Text(text.into()))).await
 }

@@ -98,9 +98,7 @@ pub fn no_cap_warning(entry: &GameEntry) -> String {
 /// terminal — would write duplicate and conflicting games. A file system
 /// without locks is warned about, not refused.
 fn lock_state(state: &Path) -> Result<File> {
-    let mut name = state.as_os_str().to_owned();
-    name.push(".lock");
-    let path = PathBuf::from(name);
+    let path = beside(state, ".lock");
     let file = OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -476,8 +474,11 @@ impl Outputs {
 /// Writes the state file anew (through a temporary file, so a kill leaves
 /// the old one or the new one): a header (the format's version, the
 /// tournament's fingerprint, its shard and its description), then `done`.
+/// The temporary file is the state's whole name plus `.tmp` (`st.1.tmp`),
+/// so states that differ only after their last dot (`st.1`, `st.2`: shards
+/// started together) never share one.
 fn write_state(path: &Path, plan: &Plan, done: &[GameRecord]) -> Result<()> {
-    let tmp = path.with_extension("tmp");
+    let tmp = beside(path, ".tmp");
     let mut file = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
     let header = serde_json::json!({
         "arena_state": STATE_VERSION,
@@ -492,6 +493,13 @@ fn write_state(path: &Path, plan: &Plan, done: &[GameRecord]) -> Result<()> {
     file.sync_all()?;
     std::fs::rename(&tmp, path)?;
     Ok(())
+}
+
+/// `path` with `suffix` added to its whole file name (`st.1` -> `st.1.tmp`).
+fn beside(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
 }
 
 /// Appends what `text` lacks at the end of `file` (open for appending at

@@ -852,3 +852,37 @@ fn wrapped_engines_that_ignore_quit_leave_nothing_running() {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+/// Issue 30, item 7: state files whose names differ only after the last dot
+/// (`st.1` ... `st.4`, as `state.{}` in GNU parallel) each have a temporary
+/// file of their own, and a file of the user's that shares their stem
+/// (`st.tmp`) is left alone.
+#[test]
+fn shards_started_together_keep_their_state_files_apart() {
+    let dir = scratch("tmp-names");
+    let mine = dir.join("st.tmp");
+    std::fs::write(&mine, "the user's own file\n").unwrap();
+    let children: Vec<_> = (1..=4)
+        .map(|i| {
+            Command::new(example("tictactoe-arena"))
+                .args(["--rounds", "4", "--each", "nodes=1", "--concurrency", "1", "--quiet"])
+                .args(["--shard", &format!("{i}/4")])
+                .arg("--state")
+                .arg(dir.join(format!("st.{i}")))
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    for i in 1..=4 {
+        let text = std::fs::read_to_string(dir.join(format!("st.{i}"))).unwrap();
+        let header: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        assert_eq!(header["shard"], format!("{i}/4"), "st.{i}: {text}");
+    }
+    assert_eq!(std::fs::read_to_string(&mine).unwrap(), "the user's own file\n");
+}

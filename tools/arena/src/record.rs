@@ -4,6 +4,8 @@ use std::fmt::{self, Write as _};
 
 use serde::{Deserialize, Serialize};
 
+use crate::schedule::Pairing;
+
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Termination {
@@ -85,6 +87,11 @@ pub struct GameRecord {
     /// opening included; 0: none). `None` only in records of older arenas.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_plies: Option<u32>,
+    /// The tournament's engines, rounds and pairing, from which its whole
+    /// schedule follows. `None` only in records of older arenas, which
+    /// `merge` and resume refuse.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairing: Option<Pairing>,
     /// The colour names, first player first.
     pub colours: [String; 2],
     /// The engine playing first.

@@ -15,7 +15,7 @@ use tokio::time::Instant;
 use crate::config::{EngineSpec, Limit, Program};
 use crate::engine::{Engine, Fault, Heard, MAX_UNRECOGNISED};
 use crate::record::{GameRecord, Termination};
-use crate::schedule::{Fixture, Opening};
+use crate::schedule::{Fixture, Opening, Pairing};
 
 /// What every game of a tournament shares.
 #[derive(Debug)]
@@ -47,6 +47,8 @@ pub struct Referee {
     pub seed: u64,
     /// The tournament's fingerprint, written in every record.
     pub tournament: String,
+    /// The tournament's engines, rounds and pairing, written in every record.
+    pub pairing: Pairing,
 }
 
 /// An engine refused the options the arena sent it: the tournament cannot
@@ -172,6 +174,7 @@ impl Referee {
             variant: self.variant.clone(),
             tournament: self.tournament.clone(),
             max_plies: Some(self.max_plies),
+            pairing: Some(self.pairing.clone()),
             colours: [
                 self.entry.player_names.first.to_owned(),
                 self.entry.player_names.second.to_owned(),

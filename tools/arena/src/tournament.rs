@@ -14,14 +14,14 @@ use protocol::Lines;
 use search::{EngineKind, GameEntry, find_game};
 use tokio::task::JoinSet;
 
-use crate::ArenaArgs;
 use crate::check::{repeated_games, verify};
 use crate::config::{EngineSpec, Limit};
 use crate::record::GameRecord;
 use crate::referee::{Referee, StartError};
-use crate::schedule::{Fixture, Opening, Openings, Shard, encounters, schedule};
+use crate::schedule::{Fixture, Opening, Openings, Pairing, Shard};
 use crate::standings::Standings;
 use crate::stats::{Sprt, SprtVerdict};
+use crate::{ArenaArgs, MergeArgs};
 
 /// The limit of engines that set none, with no `--each`.
 const DEFAULT_LIMIT: Limit = Limit { tc: None, movetime_ms: Some(100), depth: None, nodes: None };
@@ -223,8 +223,12 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
         Some(text) => Openings::parse(text, entry, variant, args.flags.rounds)?,
         None => Openings::Start,
     };
-    let games_per_round = 2 * encounters(engines.len(), args.flags.gauntlet).len() as u64;
-    let total = games_per_round.saturating_mul(u64::from(args.flags.rounds));
+    let pairing = Pairing {
+        engines: engines.iter().map(|e| e.name.clone()).collect(),
+        rounds: args.flags.rounds,
+        gauntlet: args.flags.gauntlet,
+    };
+    let total = pairing.games();
     if total > MAX_GAMES {
         bail!(
             "--rounds {} makes {total} games; one tournament has at most {MAX_GAMES} \
@@ -232,10 +236,8 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
             args.flags.rounds
         );
     }
-    let fixtures: Vec<Fixture> = schedule(engines.len(), args.flags.rounds, args.flags.gauntlet)
-        .into_iter()
-        .filter(|f| shard.is_none_or(|s| s.contains(f)))
-        .collect();
+    let fixtures: Vec<Fixture> =
+        pairing.fixtures().into_iter().filter(|f| shard.is_none_or(|s| s.contains(f))).collect();
     let mut round_openings = BTreeMap::new();
     for fixture in &fixtures {
         if let std::collections::btree_map::Entry::Vacant(slot) =
@@ -295,6 +297,7 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
             query_result: args.flags.query_result,
             seed: args.flags.seed,
             tournament: format!("{:016x}", fnv1a(&description)),
+            pairing,
         }),
         fixtures,
         openings: round_openings,
@@ -627,6 +630,9 @@ fn check_record(plan: &Plan, fixtures: &HashMap<u64, Fixture>, record: &GameReco
     if record.tournament != plan.tournament() {
         bail!("tournament {}, not this one ({})", record.tournament, plan.tournament());
     }
+    if record.pairing.as_ref() != Some(&referee.pairing) {
+        bail!("another pairing (engines, rounds) than this tournament's");
+    }
     if record.max_plies != Some(referee.max_plies) {
         let cap = record.max_plies.map_or("none".to_owned(), |cap| cap.to_string());
         bail!("ply cap {cap}, not this tournament's {}", referee.max_plies);
@@ -652,26 +658,58 @@ fn warn_repeated(records: &[GameRecord]) {
 /// prints the standings of the whole.
 ///
 /// # Errors
-/// As [`read_records`].
-pub fn merge(games: &[GameEntry], files: &[PathBuf]) -> Result<()> {
-    let records = read_records(games, files)?;
+/// As [`read_records`]; games of the tournament missing, unless
+/// `--partial` (then a warning).
+pub fn merge(games: &[GameEntry], args: &MergeArgs) -> Result<()> {
+    let records = read_records(games, &args.files)?;
+    if let Some(missing) = missing_games(&records) {
+        if !args.partial {
+            bail!("{missing}: give every shard's file, or --partial to merge the games there are");
+        }
+        eprintln!("warning: {missing}: standings of the {} games there are", records.len());
+    }
     writeln!(std::io::stdout(), "{}", Standings::new(&[], &records).report(None))?;
     warn_repeated(&records);
     Ok(())
 }
 
+/// What games of the tournament `records` (checked by [`read_records`])
+/// lack, in words: how many of how many, the first few numbers.
+fn missing_games(records: &[GameRecord]) -> Option<String> {
+    let total = records.first()?.pairing.as_ref()?.games();
+    let present: HashSet<u64> = records.iter().map(|r| r.id).collect();
+    let missing = total - present.len() as u64;
+    if missing == 0 {
+        return None;
+    }
+    const SHOWN: usize = 5;
+    let first: Vec<String> = (0..total)
+        .filter(|id| !present.contains(id))
+        .take(SHOWN)
+        .map(|id| id.to_string())
+        .collect();
+    let more = if missing > SHOWN as u64 { ", ..." } else { "" };
+    Some(format!(
+        "{missing} of the tournament's {total} games are missing (game{} {}{more})",
+        if missing == 1 { "" } else { "s" },
+        first.join(", ")
+    ))
+}
+
 /// The records of `files` (`--jsonl` or `--state` files, e.g. of shards),
-/// sorted by id, a record repeated in several files counted once. Every
-/// record is replayed and checked as resume checks it (its moves legal under
+/// sorted by id. Every record is replayed and checked as resume checks it
+/// (its engines and round the schedule's for its id, its moves legal under
 /// its ply cap, its end, result, score and blame what they give); all must
 /// be of one tournament (one fingerprint: same game, engines, limits,
-/// rounds, openings, seed and ply cap), the two games of a pair must have
-/// the engines swapped from one opening, and the games of one round one
-/// opening. A state file's header must be of this version and tournament.
+/// rounds, openings, seed, ply cap and forfeit rules; one pairing), and the
+/// games of one round of one opening. A state file's header must be of this
+/// version and tournament. Games may be missing (a single shard's file
+/// reads); [`merge`] refuses that unless asked.
 ///
 /// # Errors
 /// Unreadable files, bad lines, a record that does not check, records of
-/// different tournaments, one game id with two different records.
+/// different tournaments, one game in two places (even the same record: a
+/// file given twice).
 pub fn read_records(games: &[GameEntry], files: &[PathBuf]) -> Result<Vec<GameRecord>> {
     let mut by_id: BTreeMap<u64, (GameRecord, String)> = BTreeMap::new();
     for path in files {
@@ -709,16 +747,20 @@ pub fn read_records(games: &[GameEntry], files: &[PathBuf]) -> Result<Vec<GameRe
                     first.tournament
                 );
             }
-            match by_id.get(&record.id) {
-                Some((seen, seen_at)) if !same_game(seen, &record) => bail!(
+            if let Some((seen, seen_at)) = by_id.get(&record.id) {
+                if same_game(seen, &record) {
+                    bail!(
+                        "{at}: game {} is also at {seen_at}: give each game once (a file given \
+                         twice, or the state file and the JSONL of one run)",
+                        record.id
+                    );
+                }
+                bail!(
                     "{at}: game {} appears twice with different records (also at {seen_at})",
                     record.id
-                ),
-                Some(_) => {}
-                None => {
-                    by_id.insert(record.id, (record, at));
-                }
+                );
             }
+            by_id.insert(record.id, (record, at));
         }
     }
     check_together(&by_id)?;
@@ -726,8 +768,9 @@ pub fn read_records(games: &[GameEntry], files: &[PathBuf]) -> Result<Vec<GameRe
 }
 
 /// The records of one tournament against each other: one game and
-/// variant; the two games of a pair swap the engines from one opening in one
-/// round; the games of a round share its opening.
+/// variant, one pairing (so one schedule, which [`verify`] checked each
+/// game's engines and round against); the games of a round share its
+/// opening.
 fn check_together(by_id: &BTreeMap<u64, (GameRecord, String)>) -> Result<()> {
     let mut rounds: HashMap<u32, &(GameRecord, String)> = HashMap::new();
     let Some((first, first_at)) = by_id.values().next() else { return Ok(()) };
@@ -742,20 +785,12 @@ fn check_together(by_id: &BTreeMap<u64, (GameRecord, String)>) -> Result<()> {
                 first.variant
             );
         }
-        if let Some((partner, partner_at)) = by_id.get(&(record.id ^ 1))
-            && (partner.p1 != record.p2 || partner.p2 != record.p1 || partner.round != record.round)
-        {
+        if record.pairing != first.pairing {
             bail!(
-                "{at}: game {} ({} vs {}, round {}) and game {} at {partner_at} ({} vs {}, \
-                 round {}) form a pair: the same engines with colours swapped in one round",
+                "{at}: game {} has another pairing (engines, rounds) than game {} at {first_at}, \
+                 with the same fingerprint: an edited record",
                 record.id,
-                record.p1,
-                record.p2,
-                record.round,
-                partner.id,
-                partner.p1,
-                partner.p2,
-                partner.round
+                first.id
             );
         }
         let first = *rounds.entry(record.round).or_insert(entry);

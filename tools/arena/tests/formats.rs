@@ -11,6 +11,7 @@ fn record(id: u64, p1: &str, p2: &str, result: &str) -> GameRecord {
         variant: "standard".into(),
         tournament: "00000000000000aa".into(),
         max_plies: Some(9),
+        pairing: None,
         colours: ["X".into(), "O".into()],
         p1: p1.into(),
         p2: p2.into(),

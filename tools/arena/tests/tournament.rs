@@ -707,7 +707,10 @@ fn merge_replays_every_record_and_refuses_other_tournaments() {
     for (path, expected) in [
         (forged("moves", serde_json::json!([first, first])), ":2: game 1: move 2"),
         (forged("result", flipped.into()), &format!(":2: game 1: result {flipped}")),
-        (forged("p2", "renamed".into()), ":2 (b vs renamed, round 1) form a pair"),
+        (
+            forged("p2", "renamed".into()),
+            ":2: game 1: b vs renamed in round 1, where the schedule has b vs a in round 1",
+        ),
     ] {
         let err = merge(&[&path]).unwrap_err();
         assert!(err.contains(expected), "{expected}: {err}");
@@ -721,8 +724,10 @@ fn merge_replays_every_record_and_refuses_other_tournaments() {
         let err = merge(&[&one.join("games.jsonl"), &other.join("games.jsonl")]).unwrap_err();
         assert!(err.contains("different tournaments"), "{err}");
     }
-    // The state file and the JSONL of one run merge into the same games.
-    merge(&[&one.join("games.jsonl"), &one.join("state.jsonl")]).unwrap();
+    // The state file and the JSONL of one run hold the same games: merged
+    // together, each would be there twice.
+    let err = merge(&[&one.join("games.jsonl"), &one.join("state.jsonl")]).unwrap_err();
+    assert!(err.contains("game 0 is also at"), "{err}");
     assert_eq!(
         read_records(games(), &[one.join("state.jsonl")]).unwrap(),
         read_records(games(), &[one.join("games.jsonl")]).unwrap()
@@ -885,4 +890,76 @@ fn shards_started_together_keep_their_state_files_apart() {
         assert_eq!(header["shard"], format!("{i}/4"), "st.{i}: {text}");
     }
     assert_eq!(std::fs::read_to_string(&mine).unwrap(), "the user's own file\n");
+}
+
+/// Issue 30, item 8: `merge` checks each game's engines against the
+/// schedule (a pair with the engines swapped in both games is refused, as
+/// resume refuses it), refuses a game given twice, and refuses missing games
+/// unless `--partial`.
+#[test]
+fn merge_checks_assignments_and_refuses_duplicate_or_missing_games() {
+    let dir = scratch("merge-whole");
+    let lines = small_jsonl(&dir, &[]);
+    assert_eq!(lines.len(), 4);
+    let jsonl = dir.join("games.jsonl");
+    let merge = |files: &[&Path], extra: &[&str]| {
+        let mut a = vec!["merge".to_owned()];
+        a.extend(args(extra));
+        a.extend(files.iter().map(|f| f.display().to_string()));
+        arena(&a).map_err(|e| format!("{e:#}"))
+    };
+    merge(&[&jsonl], &[]).unwrap();
+    // Both games of pair 0 with the engines swapped: still a pair, but not
+    // the schedule's, and each win would go to the other engine.
+    let swapped: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let mut record: serde_json::Value = serde_json::from_str(line).unwrap();
+            if i < 2 {
+                let (p1, p2) = (record["p1"].clone(), record["p2"].clone());
+                record["p1"] = p2;
+                record["p2"] = p1;
+            }
+            record.to_string()
+        })
+        .collect();
+    let path = dir.join("swapped.jsonl");
+    std::fs::write(&path, swapped.join("\n") + "\n").unwrap();
+    let err = merge(&[&path], &[]).unwrap_err();
+    assert!(
+        err.contains("swapped.jsonl:1: game 0: b vs a in round 1, where the schedule has a vs b"),
+        "{err}"
+    );
+    // A file given twice.
+    let err = merge(&[&jsonl, &jsonl], &[]).unwrap_err();
+    assert!(
+        err.contains("games.jsonl:1: game 0 is also at") && err.contains("give each game once"),
+        "{err}"
+    );
+    // A record deleted: refused, or merged with a warning under --partial.
+    let path = dir.join("three.jsonl");
+    std::fs::write(&path, lines[..3].join("\n") + "\n").unwrap();
+    let err = merge(&[&path], &[]).unwrap_err();
+    assert!(
+        err.contains("1 of the tournament's 4 games are missing (game 3)")
+            && err.contains("--partial"),
+        "{err}"
+    );
+    merge(&[&path], &["--partial"]).unwrap();
+    // Shards: one alone is missing the other's games; one given twice is a
+    // duplicate; both merge.
+    let shards: Vec<PathBuf> = (1..=2)
+        .map(|i| {
+            let shard_dir = dir.join(format!("shard{i}"));
+            std::fs::create_dir_all(&shard_dir).unwrap();
+            small_jsonl(&shard_dir, &["--shard", &format!("{i}/2")]);
+            shard_dir.join("games.jsonl")
+        })
+        .collect();
+    let err = merge(&[&shards[0]], &[]).unwrap_err();
+    assert!(err.contains("2 of the tournament's 4 games are missing (games 2, 3)"), "{err}");
+    let err = merge(&[&shards[0], &shards[0]], &[]).unwrap_err();
+    assert!(err.contains("is also at"), "{err}");
+    merge(&[&shards[0], &shards[1]], &[]).unwrap();
 }

@@ -158,6 +158,10 @@ pub struct ArenaFlags {
     /// whole conversation (`>` sent, `<` heard) and the engine's stderr (`!`).
     #[arg(long, value_name = "DIR")]
     pub engine_log: Option<std::path::PathBuf>,
+    /// The most bytes of each `--engine-log` file (`K`, `M`, `G`: KiB, MiB,
+    /// GiB; 0: no limit); past them, a note says the log was cut.
+    #[arg(long, value_name = "BYTES", default_value = "16M", value_parser = config::parse_bytes)]
+    pub engine_log_limit: u64,
     /// Ply cap, adjudicated by the game's rule (default: the game's own).
     #[arg(long)]
     pub max_plies: Option<u32>,

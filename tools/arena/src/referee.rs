@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use board_core::{ByPlayer, Outcome, Player};
+use protocol::client::EngineLog;
 use protocol::{
     EngineMessage, Go, GuiMessage, OptionDecl, OptionKind, PositionBase, Query, result_word,
 };
@@ -40,6 +41,8 @@ pub struct Referee {
     /// A folder for one log per engine process and game (the conversation
     /// and the engine's stderr), if asked for.
     pub engine_log: Option<PathBuf>,
+    /// The most bytes of each log (past them, a note and nothing more).
+    pub engine_log_bytes: u64,
     /// Whether to ask both engines `query result` at the end.
     pub query_result: bool,
     /// The tournament seed: every engine that declares `Seed` gets a
@@ -253,14 +256,17 @@ impl Referee {
 
     /// The log of `spec`'s process playing `side` in game `id`, when logs are
     /// asked for: `<dir>/game<id>-p<1|2>-<name>.log`.
-    pub(crate) fn log_file(&self, id: u64, side: Player, spec: &EngineSpec) -> Option<PathBuf> {
+    pub(crate) fn log_file(&self, id: u64, side: Player, spec: &EngineSpec) -> Option<EngineLog> {
         let name: String = spec
             .name
             .chars()
             .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
             .collect();
         let dir = self.engine_log.as_ref()?;
-        Some(dir.join(format!("game{id}-p{}-{name}.log", side.index() + 1)))
+        Some(EngineLog {
+            path: dir.join(format!("game{id}-p{}-{name}.log", side.index() + 1)),
+            max_bytes: self.engine_log_bytes,
+        })
     }
 
     /// The seed of `side`'s engine in game `id`: derived from the
@@ -279,7 +285,7 @@ impl Referee {
         &self,
         spec: &EngineSpec,
         seed: u64,
-        log: Option<PathBuf>,
+        log: Option<EngineLog>,
     ) -> Result<Started, StartError> {
         let mut engine = Engine::spawn(spec, &self.igroteka, self.entry.name, &self.variant, log)?;
         let declared = engine.identify(self.stall_timeout).await?;

@@ -294,6 +294,7 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
             stall_timeout: Duration::from_millis(args.flags.stall_timeout),
             move_timeout: Duration::from_millis(args.flags.move_timeout.max(1)),
             engine_log: args.flags.engine_log.clone(),
+            engine_log_bytes: args.flags.engine_log_limit,
             query_result: args.flags.query_result,
             seed: args.flags.seed,
             tournament: format!("{:016x}", fnv1a(&description)),

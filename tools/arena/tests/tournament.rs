@@ -963,3 +963,47 @@ fn merge_checks_assignments_and_refuses_duplicate_or_missing_games() {
     assert!(err.contains("is also at"), "{err}");
     merge(&[&shards[0], &shards[1]], &[]).unwrap();
 }
+
+/// Issue 30, item 10: `--engine-log` files stop at `--engine-log-limit`
+/// (default 16 MiB) with a note; an engine that floods its output (here
+/// 900 long `info` lines before each session) fills no disk.
+#[test]
+fn engine_logs_stop_at_their_limit_with_a_note() {
+    let dir = scratch("log-limit");
+    let logs = dir.join("logs");
+    let flood = format!(
+        "cmd=sh -c 'yes info string a flood {} | head -n 900; exec {}'",
+        "x".repeat(150),
+        fake()
+    );
+    let run = |limit: &[&str]| {
+        let _ = std::fs::remove_dir_all(&logs);
+        let mut a =
+            args(&["--engine", "name=flood", &flood, "--engine", "name=b", "builtin=random"]);
+        a.extend(args(&["--rounds", "1", "--each", "nodes=1", "--quiet", "--engine-log"]));
+        a.push(logs.display().to_string());
+        a.extend(args(limit));
+        arena(&a).unwrap();
+        let mut texts: Vec<String> = std::fs::read_dir(&logs)
+            .unwrap()
+            .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+            .collect();
+        texts.sort_by_key(String::len);
+        texts
+    };
+    let texts = run(&["--engine-log-limit", "20K"]);
+    assert_eq!(texts.len(), 4);
+    let flooded: Vec<&String> = texts.iter().filter(|t| t.contains("a flood xxx")).collect();
+    assert_eq!(flooded.len(), 2);
+    for text in flooded {
+        assert!(text.len() < 20 * 1024 + 200, "{} bytes", text.len());
+        let note = text.lines().last().unwrap();
+        assert!(note.starts_with("# log cut here: it reached its limit of 20480 bytes"), "{note}");
+    }
+    // Without the flag, 16 MiB: the whole flood (about 160 KB) is kept.
+    let texts = run(&[]);
+    assert!(texts.iter().all(|t| !t.contains("# log cut")));
+    assert!(texts.last().unwrap().len() > 900 * 160, "{}", texts.last().unwrap().len());
+    let err = error_of(&args(&["--engine-log-limit", "lots"]));
+    assert!(err.contains("'lots' is not a size in bytes"), "{err}");
+}

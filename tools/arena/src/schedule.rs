@@ -221,6 +221,18 @@ impl fmt::Display for Opening {
     }
 }
 
+/// Whether `line` is a PGN tag pair (`[Event "..."]`), which would
+/// otherwise read as an empty move list: the start position.
+fn is_pgn_tag(line: &str) -> bool {
+    line.strip_prefix('[').and_then(|rest| rest.strip_suffix(']')).is_some_and(|inner| {
+        inner.split_once(char::is_whitespace).is_some_and(|(name, value)| {
+            !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && value.trim().starts_with('"')
+        })
+    })
+}
+
 /// Where openings come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Openings {
@@ -281,6 +293,14 @@ impl Openings {
             let line = line.strip_prefix('\u{feff}').unwrap_or(&line).trim();
             if line.is_empty() || line.starts_with('#') {
                 continue;
+            }
+            if is_pgn_tag(line) {
+                bail!(
+                    "{}:{number} is a PGN tag ({line}): --openings file= reads one move list or \
+                     position per line, not a PGN file; put each opening's moves on a line of \
+                     their own",
+                    path.display()
+                );
             }
             list.push(
                 parse_opening_line(line, entry, variant)

@@ -534,6 +534,44 @@ fn opening_lines_take_move_numbers_and_bad_ones_say_both_reasons() {
     assert!(err.contains("move 2 (zz)") && err.contains("nor a position text ("), "{err}");
 }
 
+/// Issue 30, item 10: a PGN file given as `--openings file=` is refused in
+/// one line naming it, not read as start positions (a tag line read as an
+/// empty move list).
+#[test]
+fn a_pgn_file_as_openings_is_refused() {
+    let dir = scratch("pgn-book");
+    let pgn = dir.join("games.pgn");
+    arena(&args(&[
+        "--engine",
+        "builtin=random",
+        "--engine",
+        "name=b",
+        "builtin=random",
+        "--each",
+        "nodes=1",
+        "--rounds",
+        "1",
+        "--quiet",
+        "--pgnout",
+        pgn.to_str().unwrap(),
+    ]))
+    .unwrap();
+    let book = format!("file={}", pgn.display());
+    let mut a = args(&["--engine", "builtin=random", "--engine", "name=b", "builtin=random"]);
+    a.extend(args(&["--each", "nodes=1", "--quiet", "--openings", &book]));
+    let err = error_of(&a);
+    assert!(
+        err.contains("games.pgn:1 is a PGN tag ([Event \"igroteka arena\"])")
+            && err.contains("not a PGN file")
+            && !err.contains('\n'),
+        "{err}"
+    );
+    // A move list in brackets' company is still a move list.
+    std::fs::write(&pgn, "# [Event \"a comment\"]\nc4 c0\n").unwrap();
+    let entry = GameEntry::of::<TicTacToe>();
+    arena::Openings::parse(&book, &entry, "standard", 1).unwrap();
+}
+
 #[test]
 fn endless_or_unwritable_files_and_huge_schedules_are_clear_errors() {
     let dir = scratch("limits");

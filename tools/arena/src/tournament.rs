@@ -29,8 +29,10 @@ const DEFAULT_LIMIT: Limit = Limit { tc: None, movetime_ms: Some(100), depth: No
 const EVENT: &str = "igroteka arena";
 /// The most games one tournament schedules (the schedule is kept in memory).
 const MAX_GAMES: u64 = 1_000_000;
-/// The version of the state file's format (its header's `arena_state`).
-const STATE_VERSION: u64 = 2;
+/// The version of the state file's format (its header's `arena_state`):
+/// 3 since records carry their pairing and the fingerprint the forfeit
+/// rules (`--timemargin`, `--stall-timeout`, `--move-timeout`).
+const STATE_VERSION: u64 = 3;
 
 struct Plan {
     referee: Arc<Referee>,
@@ -263,8 +265,10 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
             opening.moves.len()
         );
     }
+    let move_timeout = args.flags.move_timeout.max(1);
     let description = format!(
-        "game={} variant={} engines={:x} rounds={} gauntlet={} openings={:x} seed={} max_plies={}",
+        "game={} variant={} engines={:x} rounds={} gauntlet={} openings={:x} seed={} max_plies={} \
+         timemargin={} stall_timeout={} move_timeout={move_timeout}",
         entry.name,
         variant,
         fnv1a(&engines.iter().map(EngineSpec::canonical).collect::<Vec<_>>().join("\n")),
@@ -273,6 +277,8 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
         fnv1a(&openings.canonical()),
         args.flags.seed,
         max_plies,
+        args.flags.timemargin,
+        args.flags.stall_timeout,
     );
     if let Some(dir) = &args.flags.engine_log {
         std::fs::create_dir_all(dir)
@@ -292,7 +298,7 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
             max_plies,
             time_margin: Duration::from_millis(args.flags.timemargin),
             stall_timeout: Duration::from_millis(args.flags.stall_timeout),
-            move_timeout: Duration::from_millis(args.flags.move_timeout.max(1)),
+            move_timeout: Duration::from_millis(move_timeout),
             engine_log: args.flags.engine_log.clone(),
             engine_log_bytes: args.flags.engine_log_limit,
             query_result: args.flags.query_result,
@@ -592,7 +598,7 @@ fn state_header(path: &Path, line: &str) -> Result<serde_json::Value> {
         Some(STATE_VERSION) => Ok(header),
         Some(version) => bail!(
             "{}: a state file of version {version}; this arena reads version {STATE_VERSION} \
-             (finish it with the arena that wrote it)",
+             (finish it with the arena that wrote it, or give this run another --state file)",
             path.display()
         ),
         None => bail!("{} is not an arena state file", path.display()),

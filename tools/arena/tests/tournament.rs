@@ -445,7 +445,7 @@ fn a_resumed_state_is_checked_against_the_schedule_and_the_rules() {
         assert!(err.contains("state.jsonl:2") && err.contains(expected), "{expected}: {err}");
     }
     // A header of another format version.
-    let header = lines[0].replace("\"arena_state\":2", "\"arena_state\":99");
+    let header = lines[0].replace("\"arena_state\":3", "\"arena_state\":99");
     assert_ne!(header, lines[0]);
     std::fs::write(&state, format!("{header}\n{}\n", lines[1])).unwrap();
     let err = error_of(&small(&dir));
@@ -1044,4 +1044,40 @@ fn engine_logs_stop_at_their_limit_with_a_note() {
     assert!(texts.last().unwrap().len() > 900 * 160, "{}", texts.last().unwrap().len());
     let err = error_of(&args(&["--engine-log-limit", "lots"]));
     assert!(err.contains("'lots' is not a size in bytes"), "{err}");
+}
+
+/// Issue 30, item 10: the forfeit rules (`--timemargin`, `--stall-timeout`,
+/// `--move-timeout`) are part of the tournament: a resume or a merge under
+/// other ones is refused; a state file of the previous format says so.
+#[test]
+fn forfeit_rules_are_part_of_the_tournament() {
+    let dir = scratch("forfeit-rules");
+    let lines = small_jsonl(&dir, &[]);
+    for other in [["--timemargin", "500"], ["--stall-timeout", "20000"], ["--move-timeout", "1000"]]
+    {
+        let mut a = small(&dir);
+        a.extend(args(&other));
+        let err = error_of(&a);
+        assert!(err.contains("holds another tournament"), "{other:?}: {err}");
+        assert!(
+            err.contains(&format!("{}={}", &other[0][2..].replace('-', "_"), other[1])),
+            "{err}"
+        );
+    }
+    let other = dir.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    small_jsonl(&other, &["--timemargin", "500"]);
+    let err = format!(
+        "{:#}",
+        read_records(games(), &[dir.join("games.jsonl"), other.join("games.jsonl")]).unwrap_err()
+    );
+    assert!(err.contains("different tournaments"), "{err}");
+    // A state file of the format before (version 2) is refused in one line.
+    let state = dir.join("state.jsonl");
+    let text =
+        std::fs::read_to_string(&state).unwrap().replace("\"arena_state\":3", "\"arena_state\":2");
+    std::fs::write(&state, text).unwrap();
+    let err = error_of(&small(&dir));
+    assert!(err.contains("a state file of version 2; this arena reads version 3"), "{err}");
+    assert_eq!(lines.len(), 4);
 }

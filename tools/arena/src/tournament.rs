@@ -62,10 +62,28 @@ impl Plan {
 
 pub(crate) fn run(games: &'static [GameEntry], igroteka: PathBuf, args: ArenaArgs) -> Result<()> {
     let plan = plan(games, igroteka, &args)?;
-    let _lock = args.flags.state.as_deref().map(lock_state).transpose()?;
+    let lock = args.flags.state.as_deref().map(StateLock::take).transpose()?;
+    let (runtime, mut outputs, done) = match prepare(&plan, &args) {
+        Ok(prepared) => prepared,
+        Err(e) => {
+            if let Some(lock) = &lock {
+                lock.remove_if_unused();
+            }
+            return Err(e);
+        }
+    };
+    runtime.block_on(play(&plan, &mut outputs, done))
+}
+
+/// Everything before the first game: the state's games read back, the
+/// runtime, every engine started once, the warnings, the outputs opened.
+fn prepare(
+    plan: &Plan,
+    args: &ArenaArgs,
+) -> Result<(tokio::runtime::Runtime, Outputs, Vec<GameRecord>)> {
     let done = match &args.flags.state {
-        Some(path) if path.exists() => read_state(path, &plan)?,
-        _ => Vec::new(),
+        Some(path) => read_state(path, plan)?,
+        None => Vec::new(),
     };
     let workers = plan.concurrency.clamp(1, 4);
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -77,11 +95,11 @@ pub(crate) fn run(games: &'static [GameEntry], igroteka: PathBuf, args: ArenaArg
     if plan.referee.max_plies == 0 {
         eprintln!("warning: {}", no_cap_warning(plan.referee.entry));
     }
-    if let Some(warning) = repeat_warning(&plan, &varies) {
+    if let Some(warning) = repeat_warning(plan, &varies) {
         eprintln!("warning: {warning}");
     }
-    let mut outputs = Outputs::open(&args, &plan, &done)?;
-    runtime.block_on(play(&plan, &mut outputs, done))
+    let outputs = Outputs::open(args, plan, &done)?;
+    Ok((runtime, outputs, done))
 }
 
 /// The warning for a tournament or self-play without a ply cap.
@@ -94,35 +112,54 @@ pub fn no_cap_warning(entry: &GameEntry) -> String {
     )
 }
 
-/// Locks `state` for this run (through `state.lock` next to it, since the
-/// state file itself is replaced as it is rewritten): a second run on the
-/// same state — a requeued task whose first attempt still runs, a second
-/// terminal — would write duplicate and conflicting games. A file system
-/// without locks is warned about, not refused.
-fn lock_state(state: &Path) -> Result<File> {
-    let path = beside(state, ".lock");
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .with_context(|| format!("opening the lock {}", path.display()))?;
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(TryLockError::WouldBlock) => bail!(
-            "{} is in use by another run of the arena (it holds {}): wait until that run \
-             ends, or stop it, then run this command again; or give this tournament another \
-             --state file",
-            state.display(),
-            path.display()
-        ),
-        Err(TryLockError::Error(e)) => eprintln!(
-            "warning: cannot lock {} ({e}): make sure no other run uses {}",
-            path.display(),
-            state.display()
-        ),
+/// A run's hold on its state file: an advisory lock (`flock`) on the state
+/// file itself, so a second run on the same state — a requeued task whose
+/// first attempt still runs, a second terminal — is refused before it reads
+/// or writes anything; it would write duplicate and conflicting games. The
+/// state is rewritten by renaming a temporary file over it, which this run
+/// locks before the rename ([`write_state`]): whichever file the name
+/// points at, this run holds it. No separate lock file a user might delete.
+/// A file system without locks is warned about, not refused.
+struct StateLock {
+    path: PathBuf,
+    _file: File,
+    created: bool,
+}
+
+impl StateLock {
+    fn take(state: &Path) -> Result<StateLock> {
+        let created = !state.exists();
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(state)
+            .with_context(|| format!("opening {}", state.display()))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => bail!(
+                "{} is in use by another run of the arena (it holds a lock on it): wait until \
+                 that run ends, or stop it, then run this command again; or give this \
+                 tournament another --state file",
+                state.display()
+            ),
+            Err(TryLockError::Error(e)) => eprintln!(
+                "warning: cannot lock {} ({e}): make sure no other run uses it",
+                state.display()
+            ),
+        }
+        Ok(StateLock { path: state.to_owned(), _file: file, created })
     }
-    Ok(file)
+
+    /// Removes the state file this run created, while it is still empty: a
+    /// run stopped before its first game (an engine that does not start)
+    /// leaves no file behind.
+    fn remove_if_unused(&self) {
+        if self.created && std::fs::metadata(&self.path).is_ok_and(|m| m.len() == 0) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
 }
 
 /// Starts every engine once (`ugi` ... `readyok`, with the options of game
@@ -448,8 +485,9 @@ impl Outputs {
             state: None,
         };
         if let Some(path) = &args.flags.state {
-            write_state(path, plan, done).with_context(|| format!("writing {}", path.display()))?;
-            outputs.state = append(&args.flags.state)?;
+            let file = write_state(path, plan, done)
+                .with_context(|| format!("writing {}", path.display()))?;
+            outputs.state = Some((path.clone(), file));
         }
         if let Some(last) = done.last() {
             let json = serde_json::to_string(last)? + "\n";
@@ -486,10 +524,14 @@ impl Outputs {
 /// tournament's fingerprint, its shard and its description), then `done`.
 /// The temporary file is the state's whole name plus `.tmp` (`st.1.tmp`),
 /// so states that differ only after their last dot (`st.1`, `st.2`: shards
-/// started together) never share one.
-fn write_state(path: &Path, plan: &Plan, done: &[GameRecord]) -> Result<()> {
+/// started together) never share one; it is locked before it takes the
+/// state's name ([`StateLock`]). Returns it, open at its end, for the games
+/// to come.
+fn write_state(path: &Path, plan: &Plan, done: &[GameRecord]) -> Result<File> {
     let tmp = beside(path, ".tmp");
     let mut file = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    // Unlocked only where locks are not supported, as warned about.
+    let _ = file.try_lock();
     let header = serde_json::json!({
         "arena_state": STATE_VERSION,
         "tournament": plan.tournament(),
@@ -502,7 +544,7 @@ fn write_state(path: &Path, plan: &Plan, done: &[GameRecord]) -> Result<()> {
     }
     file.sync_all()?;
     std::fs::rename(&tmp, path)?;
-    Ok(())
+    Ok(file)
 }
 
 /// `path` with `suffix` added to its whole file name (`st.1` -> `st.1.tmp`).

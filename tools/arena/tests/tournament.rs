@@ -1081,3 +1081,39 @@ fn forfeit_rules_are_part_of_the_tournament() {
     assert!(err.contains("a state file of version 2; this arena reads version 3"), "{err}");
     assert_eq!(lines.len(), 4);
 }
+
+/// Issue 30, item 10: the lock is on the state file itself, so deleting a
+/// `.lock` file (as earlier arenas kept) or anything else beside the state
+/// lets no second run in while the first one plays.
+#[test]
+fn a_second_run_is_refused_even_with_the_lock_file_deleted() {
+    let dir = scratch("lock-deleted");
+    let state = dir.join("state.jsonl");
+    let command = || {
+        let mut c = Command::new(example("tictactoe-arena"));
+        c.args(["--rounds", "400", "--each", "nodes=1", "--concurrency", "1", "--quiet"])
+            .arg("--state")
+            .arg(&state);
+        c
+    };
+    let mut first = command().stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let started = Instant::now();
+    while std::fs::read_to_string(&state).map_or(0, |s| s.lines().count()) < 3 {
+        assert!(started.elapsed() < Duration::from_secs(60), "no progress");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path != state {
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+    let second = command().output().unwrap();
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success() && err.contains("is in use by another run"), "{err}");
+    // The first run's games are all there, each once.
+    let games = read_records(games(), std::slice::from_ref(&state)).unwrap();
+    assert!(games.len() >= 2, "{}", games.len());
+}

@@ -738,9 +738,9 @@ fn missing_games(records: &[GameRecord]) -> Option<String> {
         .map(|id| id.to_string())
         .collect();
     let more = if missing > SHOWN as u64 { ", ..." } else { "" };
+    let (is, s) = if missing == 1 { ("is", "") } else { ("are", "s") };
     Some(format!(
-        "{missing} of the tournament's {total} games are missing (game{} {}{more})",
-        if missing == 1 { "" } else { "s" },
+        "{missing} of the tournament's {total} games {is} missing (game{s} {}{more})",
         first.join(", ")
     ))
 }

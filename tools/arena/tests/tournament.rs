@@ -980,7 +980,7 @@ fn merge_checks_assignments_and_refuses_duplicate_or_missing_games() {
     std::fs::write(&path, lines[..3].join("\n") + "\n").unwrap();
     let err = merge(&[&path], &[]).unwrap_err();
     assert!(
-        err.contains("1 of the tournament's 4 games are missing (game 3)")
+        err.contains("1 of the tournament's 4 games is missing (game 3)")
             && err.contains("--partial"),
         "{err}"
     );

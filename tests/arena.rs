@@ -416,3 +416,85 @@ fn the_kubernetes_recipe_runs_as_written() {
     assert_eq!(run_script("/bin/sh", &merge, &dir, &path, &[]), unsharded_standings());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Points per engine as a standard PGN tool (Ordo, BayesElo, pgn-extract)
+/// reads a PGN file: only the tags, `[White]` and `[Black]` naming the
+/// players and `[Result]` from White's side ("1-0": White won).
+fn pgn_points(pgn: &str) -> std::collections::BTreeMap<String, f64> {
+    let mut points = std::collections::BTreeMap::new();
+    for game in pgn.split("[Event ").skip(1) {
+        let tag = |name: &str| {
+            game.lines()
+                .find_map(|l| l.strip_prefix(&format!("[{name} \"")))
+                .and_then(|v| v.strip_suffix("\"]"))
+                .unwrap_or_else(|| panic!("no [{name}] in {game}"))
+                .to_owned()
+        };
+        let white = match tag("Result").as_str() {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            "1/2-1/2" => 0.5,
+            other => panic!("result {other} in {game}"),
+        };
+        *points.entry(tag("White")).or_insert(0.0) += white;
+        *points.entry(tag("Black")).or_insert(0.0) += 1.0 - white;
+    }
+    points
+}
+
+/// Points per engine in the arena's own standings (the `Score` column).
+fn standings_points(out: &str) -> std::collections::BTreeMap<String, f64> {
+    out.lines()
+        .skip_while(|l| !l.starts_with("Rank "))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let (points, _) = words[5].split_once('/').expect("a score x/n");
+            (words[1].to_owned(), points.parse().expect("points"))
+        })
+        .collect()
+}
+
+/// Issue 30, item 9: the PGN of every game, focus (where player 1 is Black)
+/// and City included, gives each engine the score the arena gives it when
+/// read as rating tools read PGN.
+#[test]
+fn the_pgn_reads_as_the_standings_in_every_game() {
+    let dir = scratch("pgn-results");
+    for game in ["otrazhenie", "adiyukh", "focus", "hexdraughts", "stykovka", "city"] {
+        let pgn = dir.join(format!("{game}.pgn"));
+        let (ok, out, err) = arena(&[
+            "--game",
+            game,
+            "--engine",
+            "name=ab",
+            "builtin=alphabeta",
+            "depth=2",
+            "--engine",
+            "name=rnd",
+            "builtin=random",
+            "--rounds",
+            "2",
+            "--openings",
+            "random:2",
+            "--max-plies",
+            "120",
+            "--concurrency",
+            "2",
+            "--quiet",
+            "--pgnout",
+            pgn.to_str().expect("utf-8 path"),
+        ]);
+        assert!(ok, "{game}: {err}");
+        let arena = standings_points(&out);
+        assert_eq!(arena.len(), 2, "{game}: {out}");
+        let pgn = std::fs::read_to_string(&pgn).expect("pgn written");
+        assert_eq!(
+            pgn_points(&pgn),
+            arena,
+            "{game}: the PGN read as rating tools do\n{pgn}\n{out}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -16,7 +16,7 @@
 //!   ([`ClientError::Unsendable`]), never split into two commands.
 //! - The last lines the engine wrote to stderr are kept and end every error
 //!   message (a crash says why); with a log file, the whole conversation and
-//!   stderr are written there too.
+//!   stderr are written there too, up to a size ([`EngineLog`]).
 //! - Memory is bounded: at most [`QUEUED_LINES`] lines wait to be read (the
 //!   engine is then held back by its pipe), each at most [`MAX_LINE_BYTES`].
 
@@ -47,6 +47,30 @@ const STDERR_CHARS: usize = 200;
 /// Lines that are no awaited reply, tolerated per wait.
 pub const MAX_OTHER_LINES: u32 = 10_000;
 
+/// The most bytes an engine log holds by default (16 MiB): a whole game's
+/// conversation many times over; an engine that floods its output fills
+/// no disk.
+pub const LOG_BYTES: u64 = 16 << 20;
+
+/// A file to write an engine's whole conversation and stderr to, up to a
+/// size: past it, one last line says the log was cut, and nothing more is
+/// written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineLog {
+    /// The file (created, or emptied).
+    pub path: PathBuf,
+    /// The most bytes written before the closing note ([`LOG_BYTES`] by
+    /// default).
+    pub max_bytes: u64,
+}
+
+impl EngineLog {
+    /// A log at `path` of at most [`LOG_BYTES`].
+    pub fn new(path: PathBuf) -> Self {
+        EngineLog { path, max_bytes: LOG_BYTES }
+    }
+}
+
 /// How to start an engine.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EngineCommand {
@@ -57,7 +81,7 @@ pub struct EngineCommand {
     /// Its working directory (default: ours).
     pub dir: Option<PathBuf>,
     /// A file to write the whole conversation and the engine's stderr to.
-    pub log: Option<PathBuf>,
+    pub log: Option<EngineLog>,
 }
 
 /// Why talking to an engine failed. Every variant's message ends with the
@@ -176,7 +200,15 @@ enum Event {
 #[derive(Default)]
 struct Tail {
     lines: VecDeque<String>,
-    log: Option<File>,
+    log: Option<LogFile>,
+}
+
+/// An open engine log and the bytes it may still take.
+struct LogFile {
+    file: File,
+    max_bytes: u64,
+    room: u64,
+    cut: bool,
 }
 
 type Shared = Arc<Mutex<Tail>>;
@@ -186,8 +218,26 @@ fn lock(shared: &Shared) -> std::sync::MutexGuard<'_, Tail> {
 }
 
 fn log(shared: &Shared, prefix: &str, text: &str) {
-    if let Some(file) = &mut lock(shared).log {
-        let _ = writeln!(file, "{prefix} {text}");
+    let mut tail = lock(shared);
+    let Some(log) = &mut tail.log else { return };
+    if log.cut {
+        return;
+    }
+    let line = format!("{prefix} {text}\n");
+    match log.room.checked_sub(line.len() as u64) {
+        Some(room) => {
+            log.room = room;
+            let _ = log.file.write_all(line.as_bytes());
+        }
+        None => {
+            log.cut = true;
+            let _ = writeln!(
+                log.file,
+                "# log cut here: it reached its limit of {} bytes; the rest of the \
+                 conversation and stderr is not kept",
+                log.max_bytes
+            );
+        }
     }
 }
 
@@ -217,9 +267,14 @@ impl EngineProcess {
     pub fn spawn(command: &EngineCommand) -> Result<EngineProcess, ClientError> {
         let program = command.program.display().to_string();
         let log_file = match &command.log {
-            Some(path) => Some(File::create(path).map_err(|e| ClientError::Spawn {
-                detail: format!("cannot create the log {}: {e}", path.display()),
-            })?),
+            Some(log) => Some(LogFile {
+                file: File::create(&log.path).map_err(|e| ClientError::Spawn {
+                    detail: format!("cannot create the log {}: {e}", log.path.display()),
+                })?,
+                max_bytes: log.max_bytes,
+                room: log.max_bytes,
+                cut: false,
+            }),
             None => None,
         };
         let mut process = Command::new(&command.program);

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use protocol::client::{ClientError, EngineCommand, EngineProcess, Heard};
+use protocol::client::{ClientError, EngineCommand, EngineLog, EngineProcess, Heard};
 use protocol::{EngineMessage, GuiMessage};
 use tokio::time::Instant;
 
@@ -163,8 +163,10 @@ async fn the_log_holds_both_directions_and_stderr() {
     let dir = std::env::temp_dir().join(format!("igroteka-client-log-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temp dir");
     let log = dir.join("engine.log");
-    let command =
-        EngineCommand { log: Some(log.clone()), ..sh(&format!("echo oops >&2; {POLITE}")) };
+    let command = EngineCommand {
+        log: Some(EngineLog::new(log.clone())),
+        ..sh(&format!("echo oops >&2; {POLITE}"))
+    };
     let mut engine = EngineProcess::spawn(&command).expect("starts");
     engine.sync(WAIT).await.expect("readyok");
     engine.quit(Duration::from_secs(1)).await;
@@ -172,6 +174,32 @@ async fn the_log_holds_both_directions_and_stderr() {
     for line in ["> isready", "< readyok", "! oops", "> quit"] {
         assert!(text.lines().any(|l| l == line), "{line:?} missing from {text}");
     }
+    let _ = std::fs::remove_dir_all(Path::new(&dir));
+}
+
+/// Issue 30, item 10: an engine that floods its output and stderr fills its
+/// log up to the limit, then one line says it was cut.
+#[tokio::test]
+async fn a_log_stops_at_its_limit_with_a_note() {
+    let dir = std::env::temp_dir().join(format!("igroteka-client-cap-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let log = dir.join("engine.log");
+    let flood = "i=0; while [ $i -lt 2000 ]; do echo \"info string $i of a flood\"; \
+                 echo \"stderr $i\" >&2; i=$((i+1)); done";
+    let command = EngineCommand {
+        log: Some(EngineLog { path: log.clone(), max_bytes: 10_000 }),
+        ..sh(&format!("{flood}; {POLITE}"))
+    };
+    let mut engine = EngineProcess::spawn(&command).expect("starts");
+    engine.sync(WAIT).await.expect("readyok");
+    engine.quit(Duration::from_secs(1)).await;
+    let text = std::fs::read_to_string(&log).expect("a log");
+    let (kept, note) = text.trim_end().rsplit_once('\n').expect("lines");
+    assert!(kept.len() < 10_000, "{} bytes kept", kept.len());
+    assert!(kept.len() > 9_900, "filled up to the limit: {} bytes", kept.len());
+    assert!(note.starts_with("# log cut here: it reached its limit of 10000 bytes"), "{note}");
+    assert_eq!(text.matches("# log cut").count(), 1);
+    assert_eq!(EngineLog::new(log).max_bytes, 16 << 20);
     let _ = std::fs::remove_dir_all(Path::new(&dir));
 }
 

@@ -37,7 +37,7 @@ enum Command {
     Engine(commands::engine::EngineArgs),
     /// Run a refereed engine tournament (docs/arena.md); `arena merge F...`
     /// combines sharded results.
-    Arena(arena::ArenaArgs),
+    Arena(Box<arena::ArenaArgs>),
     /// Play and watch games in the browser (HTTP + WebSocket).
     Serve(commands::serve::ServeArgs),
     /// Fit the evaluation's weights to game results (docs/tuning.md):
@@ -70,7 +70,7 @@ fn main() -> ExitCode {
         Command::Tune(args) => commands::tune::run(args).map(|()| true),
         Command::Arena(args) => std::env::current_exe()
             .map_err(anyhow::Error::from)
-            .and_then(|exe| arena::run(games::GAMES, exe, args.clone()))
+            .and_then(|exe| arena::run(games::GAMES, exe, arena::ArenaArgs::clone(args)))
             .map(|()| true),
     };
     match result {

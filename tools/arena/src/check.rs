@@ -13,7 +13,8 @@ use crate::record::{GameRecord, Termination};
 use crate::schedule::Opening;
 
 /// Checks what `record` says of itself against `entry`'s rules: its game,
-/// variant and colours, its pair (`id / 2`), its opening (the base position
+/// variant and colours, its engines and round (those its pairing's schedule
+/// has for its id), its pair (`id / 2`), its opening (the base position
 /// and the first `opening_plies` moves, not already over), every move legal
 /// under its ply cap, and its end: a normal end or the cap where the moves
 /// end the game so, with the result, score and reason they give; a forfeit
@@ -37,6 +38,22 @@ pub(crate) fn verify(entry: &GameEntry, record: &GameRecord) -> Result<()> {
     let Some(max_plies) = record.max_plies else {
         bail!("no max_plies: a record of an older arena");
     };
+    let Some(pairing) = &record.pairing else {
+        bail!("no pairing (engines and rounds): a record of an older arena");
+    };
+    let Some(fixture) = pairing.fixture(record.id) else {
+        bail!("the id is not in the schedule of {} games", pairing.games());
+    };
+    let (p1, p2) = (&pairing.engines[fixture.p1], &pairing.engines[fixture.p2]);
+    if (&record.p1, &record.p2) != (p1, p2) || record.round != fixture.round {
+        bail!(
+            "{} vs {} in round {}, where the schedule has {p1} vs {p2} in round {}",
+            record.p1,
+            record.p2,
+            record.round,
+            fixture.round
+        );
+    }
     let colours = [entry.player_names.first, entry.player_names.second];
     if record.colours != colours {
         bail!("colours {:?}, where {} has {colours:?}", record.colours, entry.name);

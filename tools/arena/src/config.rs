@@ -122,6 +122,26 @@ impl fmt::Display for Limit {
     }
 }
 
+/// Reads a size in bytes: a number, optionally followed by `K`, `M` or `G`
+/// (KiB, MiB, GiB); `0` is no limit ([`u64::MAX`]).
+///
+/// # Errors
+/// Any other text, in words (for clap).
+pub(crate) fn parse_bytes(text: &str) -> std::result::Result<u64, String> {
+    let text = text.trim();
+    let (number, shift) = match text.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&text[..i], 10),
+        Some((i, 'm' | 'M')) => (&text[..i], 20),
+        Some((i, 'g' | 'G')) => (&text[..i], 30),
+        _ => (text, 0),
+    };
+    let bytes =
+        number.trim().parse::<u64>().ok().and_then(|n| n.checked_mul(1 << shift)).ok_or_else(
+            || format!("'{text}' is not a size in bytes (16777216, 64K, 16M, 1G; 0: no limit)"),
+        )?;
+    Ok(if bytes == 0 { u64::MAX } else { bytes })
+}
+
 fn parse_number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T> {
     value.trim().parse().ok().with_context(|| format!("{key}={value}: not a non-negative number"))
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use protocol::client::Heard;
-use protocol::client::{ClientError, EngineCommand, EngineProcess};
+use protocol::client::{ClientError, EngineCommand, EngineLog, EngineProcess};
 use protocol::{EngineMessage, GuiMessage, OptionDecl};
 use tokio::time::Instant;
 
@@ -66,7 +66,7 @@ impl Engine {
         igroteka: &Path,
         game: &str,
         variant: &str,
-        log: Option<PathBuf>,
+        log: Option<EngineLog>,
     ) -> Result<Engine, Fault> {
         let (program, args) = match &spec.program {
             Program::Builtin(_) => (

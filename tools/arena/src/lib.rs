@@ -36,7 +36,8 @@ pub use movetext::{Movetext, MovetextError, MovetextScanner, Token, Tokens, read
 pub use record::{GameRecord, Termination};
 pub use referee::OptionsRefused;
 pub use schedule::{
-    Fixture, OPENING_BYTES, Opening, Openings, Shard, encounters, openings_budget, schedule,
+    Fixture, OPENING_BYTES, Opening, Openings, Pairing, Shard, encounters, openings_budget,
+    schedule,
 };
 pub use standings::Standings;
 pub use stats::{Elo, Pentanomial, Sprt, SprtVerdict, Wdl, elo_from_score, erf, score_from_elo};
@@ -157,6 +158,10 @@ pub struct ArenaFlags {
     /// whole conversation (`>` sent, `<` heard) and the engine's stderr (`!`).
     #[arg(long, value_name = "DIR")]
     pub engine_log: Option<std::path::PathBuf>,
+    /// The most bytes of each `--engine-log` file (`K`, `M`, `G`: KiB, MiB,
+    /// GiB; 0: no limit); past them, a note says the log was cut.
+    #[arg(long, value_name = "BYTES", default_value = "16M", value_parser = config::parse_bytes)]
+    pub engine_log_limit: u64,
     /// Ply cap, adjudicated by the game's rule (default: the game's own).
     #[arg(long)]
     pub max_plies: Option<u32>,
@@ -199,6 +204,11 @@ pub struct MergeArgs {
     /// JSONL files written with `--jsonl` (or `--state`).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    /// Merge what there is when games of the tournament are missing (a
+    /// shard not finished or not given, an SPRT stop), with a warning,
+    /// instead of refusing.
+    #[arg(long)]
+    pub partial: bool,
 }
 
 /// Runs `igroteka arena` (a tournament, or the `merge` subcommand); builds
@@ -213,7 +223,7 @@ pub fn run(
     args: ArenaArgs,
 ) -> anyhow::Result<()> {
     if let Some(ArenaCommand::Merge(merge_args)) = &args.flags.command {
-        return merge(games, &merge_args.files);
+        return merge(games, merge_args);
     }
     tournament::run(games, igroteka_exe, args)
 }

@@ -4,6 +4,8 @@ use std::fmt::{self, Write as _};
 
 use serde::{Deserialize, Serialize};
 
+use crate::schedule::Pairing;
+
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Termination {
@@ -85,6 +87,11 @@ pub struct GameRecord {
     /// opening included; 0: none). `None` only in records of older arenas.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_plies: Option<u32>,
+    /// The tournament's engines, rounds and pairing, from which its whole
+    /// schedule follows. `None` only in records of older arenas, which
+    /// `merge` and resume refuse.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairing: Option<Pairing>,
     /// The colour names, first player first.
     pub colours: [String; 2],
     /// The engine playing first.
@@ -135,8 +142,29 @@ impl GameRecord {
         self.moves.len()
     }
 
-    /// The record in PGN style: tags, then the numbered movetext (two plies a
-    /// move number, opening moves in a leading comment-free run) and the result.
+    /// Whether the first player is White in standard PGN's sense: the
+    /// player whose colour is named `White`, or, in a game without one (tic-
+    /// tac-toe's X and O), the first player. In focus the first player is
+    /// Black.
+    fn white_is_p1(&self) -> bool {
+        self.colours[1] != "White"
+    }
+
+    /// The result as standard PGN has it (`[Result]` and the movetext's
+    /// end): from White's side ([`GameRecord::white_is_p1`]), which `result`
+    /// is not where the first player is Black.
+    fn white_result(&self) -> &str {
+        match self.result.as_str() {
+            "1-0" if !self.white_is_p1() => "0-1",
+            "0-1" if !self.white_is_p1() => "1-0",
+            result => result,
+        }
+    }
+
+    /// The record in PGN style: tags (`White`, `Black` and `Result` as
+    /// rating tools read them), then the numbered movetext (two plies a
+    /// move number, opening moves in a leading comment-free run) and the
+    /// result.
     pub fn pgn(&self, event: &str) -> String {
         let mut tags: Vec<(String, String)> = vec![
             ("Event".into(), event.into()),
@@ -148,11 +176,16 @@ impl GameRecord {
         ];
         for (colour, engine) in self.colours.iter().zip([&self.p1, &self.p2]) {
             let tag = capitalised(colour);
-            if tag != "P1" && tag != "P2" && is_tag_name(&tag) {
+            if !["P1", "P2", "White", "Black"].contains(&tag.as_str()) && is_tag_name(&tag) {
                 tags.push((tag, engine.clone()));
             }
         }
-        tags.push(("Result".into(), self.result.clone()));
+        let result = self.white_result();
+        let (white, black) =
+            if self.white_is_p1() { (&self.p1, &self.p2) } else { (&self.p2, &self.p1) };
+        tags.push(("White".into(), white.clone()));
+        tags.push(("Black".into(), black.clone()));
+        tags.push(("Result".into(), result.to_owned()));
         if let Some([a, b]) = self.score {
             tags.push(("Score".into(), format!("{a}-{b}")));
         }
@@ -184,7 +217,7 @@ impl GameRecord {
             words.push(mv.clone());
         }
         words.push(format!("{{{}: {}}}", self.termination, self.reason.replace('}', ")")));
-        words.push(self.result.clone());
+        words.push(result.to_owned());
         for word in words {
             if !line.is_empty() && line.len() + 1 + word.len() > 79 {
                 out.push_str(&line);

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use board_core::{ByPlayer, Outcome, Player};
+use protocol::client::EngineLog;
 use protocol::{
     EngineMessage, Go, GuiMessage, MoveToken, OptionDecl, OptionKind, ParseError, PositionBase,
     PositionText, Query, result_word,
@@ -16,7 +17,7 @@ use tokio::time::Instant;
 use crate::config::{EngineSpec, Limit, Program};
 use crate::engine::{Engine, Fault, Heard, MAX_UNRECOGNISED};
 use crate::record::{GameRecord, Termination};
-use crate::schedule::{Fixture, Opening};
+use crate::schedule::{Fixture, Opening, Pairing};
 
 /// What every game of a tournament shares.
 #[derive(Debug)]
@@ -41,6 +42,8 @@ pub struct Referee {
     /// A folder for one log per engine process and game (the conversation
     /// and the engine's stderr), if asked for.
     pub engine_log: Option<PathBuf>,
+    /// The most bytes of each log (past them, a note and nothing more).
+    pub engine_log_bytes: u64,
     /// Whether to ask both engines `query result` at the end.
     pub query_result: bool,
     /// The tournament seed: every engine that declares `Seed` gets a
@@ -48,6 +51,8 @@ pub struct Referee {
     pub seed: u64,
     /// The tournament's fingerprint, written in every record.
     pub tournament: String,
+    /// The tournament's engines, rounds and pairing, written in every record.
+    pub pairing: Pairing,
 }
 
 /// An engine refused the options the arena sent it: the tournament cannot
@@ -174,6 +179,7 @@ impl Referee {
             variant: self.variant.clone(),
             tournament: self.tournament.clone(),
             max_plies: Some(self.max_plies),
+            pairing: Some(self.pairing.clone()),
             colours: [
                 self.entry.player_names.first.to_owned(),
                 self.entry.player_names.second.to_owned(),
@@ -260,14 +266,17 @@ impl Referee {
 
     /// The log of `spec`'s process playing `side` in game `id`, when logs are
     /// asked for: `<dir>/game<id>-p<1|2>-<name>.log`.
-    pub(crate) fn log_file(&self, id: u64, side: Player, spec: &EngineSpec) -> Option<PathBuf> {
+    pub(crate) fn log_file(&self, id: u64, side: Player, spec: &EngineSpec) -> Option<EngineLog> {
         let name: String = spec
             .name
             .chars()
             .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
             .collect();
         let dir = self.engine_log.as_ref()?;
-        Some(dir.join(format!("game{id}-p{}-{name}.log", side.index() + 1)))
+        Some(EngineLog {
+            path: dir.join(format!("game{id}-p{}-{name}.log", side.index() + 1)),
+            max_bytes: self.engine_log_bytes,
+        })
     }
 
     /// The seed of `side`'s engine in game `id`: derived from the
@@ -286,7 +295,7 @@ impl Referee {
         &self,
         spec: &EngineSpec,
         seed: u64,
-        log: Option<PathBuf>,
+        log: Option<EngineLog>,
     ) -> Result<Started, StartError> {
         let mut engine = Engine::spawn(spec, &self.igroteka, self.entry.name, &self.variant, log)?;
         let declared = engine.identify(self.stall_timeout).await?;

@@ -9,6 +9,7 @@ use anyhow::{Context, Result, bail};
 use board_core::{GameRecord, Rng};
 use protocol::Lines;
 use search::{GameEntry, SearchGame};
+use serde::{Deserialize, Serialize};
 
 use crate::movetext::read_movetext;
 
@@ -62,6 +63,63 @@ pub fn schedule(engines: usize, rounds: u32, gauntlet: bool) -> Vec<Fixture> {
         }
     }
     fixtures
+}
+
+/// Who plays whom: what the schedule is made of, written in every record so
+/// that `merge` can rebuild the schedule and check each game's engines and
+/// round, and find the games missing, without the command line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pairing {
+    /// The engines' names, in the order given (engine 1 first).
+    pub engines: Vec<String>,
+    /// Rounds.
+    pub rounds: u32,
+    /// Engine 1 plays each other one, instead of a round-robin.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub gauntlet: bool,
+}
+
+impl Pairing {
+    /// The whole (unsharded) schedule.
+    pub fn fixtures(&self) -> Vec<Fixture> {
+        schedule(self.engines.len(), self.rounds, self.gauntlet)
+    }
+
+    /// The encounters of one round.
+    fn encounters_per_round(&self) -> u64 {
+        let n = self.engines.len() as u64;
+        if self.gauntlet { n.saturating_sub(1) } else { n * n.saturating_sub(1) / 2 }
+    }
+
+    /// The number of games of the whole schedule.
+    pub fn games(&self) -> u64 {
+        self.encounters_per_round().saturating_mul(2).saturating_mul(u64::from(self.rounds))
+    }
+
+    /// Game `id` of the whole schedule (as [`Pairing::fixtures`] has it),
+    /// found without making the schedule; `None` past its end.
+    pub fn fixture(&self, id: u64) -> Option<Fixture> {
+        if id >= self.games() {
+            return None;
+        }
+        let per_round = self.encounters_per_round();
+        let pair = id / 2;
+        let round = u32::try_from(pair / per_round + 1).ok()?;
+        let mut k = (pair % per_round) as usize;
+        let n = self.engines.len();
+        let (a, b) = if self.gauntlet {
+            (0, k + 1)
+        } else {
+            let mut a = 0;
+            while k >= n - 1 - a {
+                k -= n - 1 - a;
+                a += 1;
+            }
+            (a, a + 1 + k)
+        };
+        let (p1, p2) = if id.is_multiple_of(2) { (a, b) } else { (b, a) };
+        Some(Fixture { id, round, pair, p1, p2 })
+    }
 }
 
 /// A slice `index` of `count` (1-based, as on the command line `--shard i/n`).
@@ -163,6 +221,18 @@ impl fmt::Display for Opening {
     }
 }
 
+/// Whether `line` is a PGN tag pair (`[Event "..."]`), which would
+/// otherwise read as an empty move list: the start position.
+fn is_pgn_tag(line: &str) -> bool {
+    line.strip_prefix('[').and_then(|rest| rest.strip_suffix(']')).is_some_and(|inner| {
+        inner.split_once(char::is_whitespace).is_some_and(|(name, value)| {
+            !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && value.trim().starts_with('"')
+        })
+    })
+}
+
 /// Where openings come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Openings {
@@ -223,6 +293,14 @@ impl Openings {
             let line = line.strip_prefix('\u{feff}').unwrap_or(&line).trim();
             if line.is_empty() || line.starts_with('#') {
                 continue;
+            }
+            if is_pgn_tag(line) {
+                bail!(
+                    "{}:{number} is a PGN tag ({line}): --openings file= reads one move list or \
+                     position per line, not a PGN file; put each opening's moves on a line of \
+                     their own",
+                    path.display()
+                );
             }
             list.push(
                 parse_opening_line(line, entry, variant)

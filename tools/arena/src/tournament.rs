@@ -14,14 +14,14 @@ use protocol::Lines;
 use search::{EngineKind, GameEntry, find_game};
 use tokio::task::JoinSet;
 
-use crate::ArenaArgs;
 use crate::check::{repeated_games, verify};
 use crate::config::{EngineSpec, Limit};
 use crate::record::GameRecord;
 use crate::referee::{Referee, StartError};
-use crate::schedule::{Fixture, Opening, Openings, Shard, encounters, schedule};
+use crate::schedule::{Fixture, Opening, Openings, Pairing, Shard};
 use crate::standings::Standings;
 use crate::stats::{Sprt, SprtVerdict};
+use crate::{ArenaArgs, MergeArgs};
 
 /// The limit of engines that set none, with no `--each`.
 const DEFAULT_LIMIT: Limit = Limit { tc: None, movetime_ms: Some(100), depth: None, nodes: None };
@@ -29,8 +29,10 @@ const DEFAULT_LIMIT: Limit = Limit { tc: None, movetime_ms: Some(100), depth: No
 const EVENT: &str = "igroteka arena";
 /// The most games one tournament schedules (the schedule is kept in memory).
 const MAX_GAMES: u64 = 1_000_000;
-/// The version of the state file's format (its header's `arena_state`).
-const STATE_VERSION: u64 = 2;
+/// The version of the state file's format (its header's `arena_state`):
+/// 3 since records carry their pairing and the fingerprint the forfeit
+/// rules (`--timemargin`, `--stall-timeout`, `--move-timeout`).
+const STATE_VERSION: u64 = 3;
 
 struct Plan {
     referee: Arc<Referee>,
@@ -60,10 +62,28 @@ impl Plan {
 
 pub(crate) fn run(games: &'static [GameEntry], igroteka: PathBuf, args: ArenaArgs) -> Result<()> {
     let plan = plan(games, igroteka, &args)?;
-    let _lock = args.flags.state.as_deref().map(lock_state).transpose()?;
+    let lock = args.flags.state.as_deref().map(StateLock::take).transpose()?;
+    let (runtime, mut outputs, done) = match prepare(&plan, &args) {
+        Ok(prepared) => prepared,
+        Err(e) => {
+            if let Some(lock) = &lock {
+                lock.remove_if_unused();
+            }
+            return Err(e);
+        }
+    };
+    runtime.block_on(play(&plan, &mut outputs, done))
+}
+
+/// Everything before the first game: the state's games read back, the
+/// runtime, every engine started once, the warnings, the outputs opened.
+fn prepare(
+    plan: &Plan,
+    args: &ArenaArgs,
+) -> Result<(tokio::runtime::Runtime, Outputs, Vec<GameRecord>)> {
     let done = match &args.flags.state {
-        Some(path) if path.exists() => read_state(path, &plan)?,
-        _ => Vec::new(),
+        Some(path) => read_state(path, plan)?,
+        None => Vec::new(),
     };
     let workers = plan.concurrency.clamp(1, 4);
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -75,11 +95,11 @@ pub(crate) fn run(games: &'static [GameEntry], igroteka: PathBuf, args: ArenaArg
     if plan.referee.max_plies == 0 {
         eprintln!("warning: {}", no_cap_warning(plan.referee.entry));
     }
-    if let Some(warning) = repeat_warning(&plan, &varies) {
+    if let Some(warning) = repeat_warning(plan, &varies) {
         eprintln!("warning: {warning}");
     }
-    let mut outputs = Outputs::open(&args, &plan, &done)?;
-    runtime.block_on(play(&plan, &mut outputs, done))
+    let outputs = Outputs::open(args, plan, &done)?;
+    Ok((runtime, outputs, done))
 }
 
 /// The warning for a tournament or self-play without a ply cap.
@@ -92,37 +112,54 @@ pub fn no_cap_warning(entry: &GameEntry) -> String {
     )
 }
 
-/// Locks `state` for this run (through `state.lock` next to it, since the
-/// state file itself is replaced as it is rewritten): a second run on the
-/// same state — a requeued task whose first attempt still runs, a second
-/// terminal — would write duplicate and conflicting games. A file system
-/// without locks is warned about, not refused.
-fn lock_state(state: &Path) -> Result<File> {
-    let mut name = state.as_os_str().to_owned();
-    name.push(".lock");
-    let path = PathBuf::from(name);
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .with_context(|| format!("opening the lock {}", path.display()))?;
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(TryLockError::WouldBlock) => bail!(
-            "{} is in use by another run of the arena (it holds {}): wait until that run \
-             ends, or stop it, then run this command again; or give this tournament another \
-             --state file",
-            state.display(),
-            path.display()
-        ),
-        Err(TryLockError::Error(e)) => eprintln!(
-            "warning: cannot lock {} ({e}): make sure no other run uses {}",
-            path.display(),
-            state.display()
-        ),
+/// A run's hold on its state file: an advisory lock (`flock`) on the state
+/// file itself, so a second run on the same state — a requeued task whose
+/// first attempt still runs, a second terminal — is refused before it reads
+/// or writes anything; it would write duplicate and conflicting games. The
+/// state is rewritten by renaming a temporary file over it, which this run
+/// locks before the rename ([`write_state`]): whichever file the name
+/// points at, this run holds it. No separate lock file a user might delete.
+/// A file system without locks is warned about, not refused.
+struct StateLock {
+    path: PathBuf,
+    _file: File,
+    created: bool,
+}
+
+impl StateLock {
+    fn take(state: &Path) -> Result<StateLock> {
+        let created = !state.exists();
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(state)
+            .with_context(|| format!("opening {}", state.display()))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => bail!(
+                "{} is in use by another run of the arena (it holds a lock on it): wait until \
+                 that run ends, or stop it, then run this command again; or give this \
+                 tournament another --state file",
+                state.display()
+            ),
+            Err(TryLockError::Error(e)) => eprintln!(
+                "warning: cannot lock {} ({e}): make sure no other run uses it",
+                state.display()
+            ),
+        }
+        Ok(StateLock { path: state.to_owned(), _file: file, created })
     }
-    Ok(file)
+
+    /// Removes the state file this run created, while it is still empty: a
+    /// run stopped before its first game (an engine that does not start)
+    /// leaves no file behind.
+    fn remove_if_unused(&self) {
+        if self.created && std::fs::metadata(&self.path).is_ok_and(|m| m.len() == 0) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
 }
 
 /// Starts every engine once (`ugi` ... `readyok`, with the options of game
@@ -225,8 +262,12 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
         Some(text) => Openings::parse(text, entry, variant, args.flags.rounds)?,
         None => Openings::Start,
     };
-    let games_per_round = 2 * encounters(engines.len(), args.flags.gauntlet).len() as u64;
-    let total = games_per_round.saturating_mul(u64::from(args.flags.rounds));
+    let pairing = Pairing {
+        engines: engines.iter().map(|e| e.name.clone()).collect(),
+        rounds: args.flags.rounds,
+        gauntlet: args.flags.gauntlet,
+    };
+    let total = pairing.games();
     if total > MAX_GAMES {
         bail!(
             "--rounds {} makes {total} games; one tournament has at most {MAX_GAMES} \
@@ -234,10 +275,8 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
             args.flags.rounds
         );
     }
-    let fixtures: Vec<Fixture> = schedule(engines.len(), args.flags.rounds, args.flags.gauntlet)
-        .into_iter()
-        .filter(|f| shard.is_none_or(|s| s.contains(f)))
-        .collect();
+    let fixtures: Vec<Fixture> =
+        pairing.fixtures().into_iter().filter(|f| shard.is_none_or(|s| s.contains(f))).collect();
     let mut round_openings = BTreeMap::new();
     for fixture in &fixtures {
         if let std::collections::btree_map::Entry::Vacant(slot) =
@@ -263,8 +302,10 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
             opening.moves.len()
         );
     }
+    let move_timeout = args.flags.move_timeout.max(1);
     let description = format!(
-        "game={} variant={} engines={:x} rounds={} gauntlet={} openings={:x} seed={} max_plies={}",
+        "game={} variant={} engines={:x} rounds={} gauntlet={} openings={:x} seed={} max_plies={} \
+         timemargin={} stall_timeout={} move_timeout={move_timeout}",
         entry.name,
         variant,
         fnv1a(&engines.iter().map(EngineSpec::canonical).collect::<Vec<_>>().join("\n")),
@@ -273,6 +314,8 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
         fnv1a(&openings.canonical()),
         args.flags.seed,
         max_plies,
+        args.flags.timemargin,
+        args.flags.stall_timeout,
     );
     if let Some(dir) = &args.flags.engine_log {
         std::fs::create_dir_all(dir)
@@ -292,11 +335,13 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
             max_plies,
             time_margin: Duration::from_millis(args.flags.timemargin),
             stall_timeout: Duration::from_millis(args.flags.stall_timeout),
-            move_timeout: Duration::from_millis(args.flags.move_timeout.max(1)),
+            move_timeout: Duration::from_millis(move_timeout),
             engine_log: args.flags.engine_log.clone(),
+            engine_log_bytes: args.flags.engine_log_limit,
             query_result: args.flags.query_result,
             seed: args.flags.seed,
             tournament: format!("{:016x}", fnv1a(&description)),
+            pairing,
         }),
         fixtures,
         openings: round_openings,
@@ -440,8 +485,9 @@ impl Outputs {
             state: None,
         };
         if let Some(path) = &args.flags.state {
-            write_state(path, plan, done).with_context(|| format!("writing {}", path.display()))?;
-            outputs.state = append(&args.flags.state)?;
+            let file = write_state(path, plan, done)
+                .with_context(|| format!("writing {}", path.display()))?;
+            outputs.state = Some((path.clone(), file));
         }
         if let Some(last) = done.last() {
             let json = serde_json::to_string(last)? + "\n";
@@ -476,9 +522,16 @@ impl Outputs {
 /// Writes the state file anew (through a temporary file, so a kill leaves
 /// the old one or the new one): a header (the format's version, the
 /// tournament's fingerprint, its shard and its description), then `done`.
-fn write_state(path: &Path, plan: &Plan, done: &[GameRecord]) -> Result<()> {
-    let tmp = path.with_extension("tmp");
+/// The temporary file is the state's whole name plus `.tmp` (`st.1.tmp`),
+/// so states that differ only after their last dot (`st.1`, `st.2`: shards
+/// started together) never share one; it is locked before it takes the
+/// state's name ([`StateLock`]). Returns it, open at its end, for the games
+/// to come.
+fn write_state(path: &Path, plan: &Plan, done: &[GameRecord]) -> Result<File> {
+    let tmp = beside(path, ".tmp");
     let mut file = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    // Unlocked only where locks are not supported, as warned about.
+    let _ = file.try_lock();
     let header = serde_json::json!({
         "arena_state": STATE_VERSION,
         "tournament": plan.tournament(),
@@ -491,7 +544,14 @@ fn write_state(path: &Path, plan: &Plan, done: &[GameRecord]) -> Result<()> {
     }
     file.sync_all()?;
     std::fs::rename(&tmp, path)?;
-    Ok(())
+    Ok(file)
+}
+
+/// `path` with `suffix` added to its whole file name (`st.1` -> `st.1.tmp`).
+fn beside(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
 }
 
 /// Appends what `text` lacks at the end of `file` (open for appending at
@@ -580,7 +640,7 @@ fn state_header(path: &Path, line: &str) -> Result<serde_json::Value> {
         Some(STATE_VERSION) => Ok(header),
         Some(version) => bail!(
             "{}: a state file of version {version}; this arena reads version {STATE_VERSION} \
-             (finish it with the arena that wrote it)",
+             (finish it with the arena that wrote it, or give this run another --state file)",
             path.display()
         ),
         None => bail!("{} is not an arena state file", path.display()),
@@ -619,6 +679,9 @@ fn check_record(plan: &Plan, fixtures: &HashMap<u64, Fixture>, record: &GameReco
     if record.tournament != plan.tournament() {
         bail!("tournament {}, not this one ({})", record.tournament, plan.tournament());
     }
+    if record.pairing.as_ref() != Some(&referee.pairing) {
+        bail!("another pairing (engines, rounds) than this tournament's");
+    }
     if record.max_plies != Some(referee.max_plies) {
         let cap = record.max_plies.map_or("none".to_owned(), |cap| cap.to_string());
         bail!("ply cap {cap}, not this tournament's {}", referee.max_plies);
@@ -644,26 +707,58 @@ fn warn_repeated(records: &[GameRecord]) {
 /// prints the standings of the whole.
 ///
 /// # Errors
-/// As [`read_records`].
-pub fn merge(games: &[GameEntry], files: &[PathBuf]) -> Result<()> {
-    let records = read_records(games, files)?;
+/// As [`read_records`]; games of the tournament missing, unless
+/// `--partial` (then a warning).
+pub fn merge(games: &[GameEntry], args: &MergeArgs) -> Result<()> {
+    let records = read_records(games, &args.files)?;
+    if let Some(missing) = missing_games(&records) {
+        if !args.partial {
+            bail!("{missing}: give every shard's file, or --partial to merge the games there are");
+        }
+        eprintln!("warning: {missing}: standings of the {} games there are", records.len());
+    }
     writeln!(std::io::stdout(), "{}", Standings::new(&[], &records).report(None))?;
     warn_repeated(&records);
     Ok(())
 }
 
+/// What games of the tournament `records` (checked by [`read_records`])
+/// lack, in words: how many of how many, the first few numbers.
+fn missing_games(records: &[GameRecord]) -> Option<String> {
+    let total = records.first()?.pairing.as_ref()?.games();
+    let present: HashSet<u64> = records.iter().map(|r| r.id).collect();
+    let missing = total - present.len() as u64;
+    if missing == 0 {
+        return None;
+    }
+    const SHOWN: usize = 5;
+    let first: Vec<String> = (0..total)
+        .filter(|id| !present.contains(id))
+        .take(SHOWN)
+        .map(|id| id.to_string())
+        .collect();
+    let more = if missing > SHOWN as u64 { ", ..." } else { "" };
+    let (is, s) = if missing == 1 { ("is", "") } else { ("are", "s") };
+    Some(format!(
+        "{missing} of the tournament's {total} games {is} missing (game{s} {}{more})",
+        first.join(", ")
+    ))
+}
+
 /// The records of `files` (`--jsonl` or `--state` files, e.g. of shards),
-/// sorted by id, a record repeated in several files counted once. Every
-/// record is replayed and checked as resume checks it (its moves legal under
+/// sorted by id. Every record is replayed and checked as resume checks it
+/// (its engines and round the schedule's for its id, its moves legal under
 /// its ply cap, its end, result, score and blame what they give); all must
 /// be of one tournament (one fingerprint: same game, engines, limits,
-/// rounds, openings, seed and ply cap), the two games of a pair must have
-/// the engines swapped from one opening, and the games of one round one
-/// opening. A state file's header must be of this version and tournament.
+/// rounds, openings, seed, ply cap and forfeit rules; one pairing), and the
+/// games of one round of one opening. A state file's header must be of this
+/// version and tournament. Games may be missing (a single shard's file
+/// reads); [`merge`] refuses that unless asked.
 ///
 /// # Errors
 /// Unreadable files, bad lines, a record that does not check, records of
-/// different tournaments, one game id with two different records.
+/// different tournaments, one game in two places (even the same record: a
+/// file given twice).
 pub fn read_records(games: &[GameEntry], files: &[PathBuf]) -> Result<Vec<GameRecord>> {
     let mut by_id: BTreeMap<u64, (GameRecord, String)> = BTreeMap::new();
     for path in files {
@@ -701,16 +796,20 @@ pub fn read_records(games: &[GameEntry], files: &[PathBuf]) -> Result<Vec<GameRe
                     first.tournament
                 );
             }
-            match by_id.get(&record.id) {
-                Some((seen, seen_at)) if !same_game(seen, &record) => bail!(
+            if let Some((seen, seen_at)) = by_id.get(&record.id) {
+                if same_game(seen, &record) {
+                    bail!(
+                        "{at}: game {} is also at {seen_at}: give each game once (a file given \
+                         twice, or the state file and the JSONL of one run)",
+                        record.id
+                    );
+                }
+                bail!(
                     "{at}: game {} appears twice with different records (also at {seen_at})",
                     record.id
-                ),
-                Some(_) => {}
-                None => {
-                    by_id.insert(record.id, (record, at));
-                }
+                );
             }
+            by_id.insert(record.id, (record, at));
         }
     }
     check_together(&by_id)?;
@@ -718,8 +817,9 @@ pub fn read_records(games: &[GameEntry], files: &[PathBuf]) -> Result<Vec<GameRe
 }
 
 /// The records of one tournament against each other: one game and
-/// variant; the two games of a pair swap the engines from one opening in one
-/// round; the games of a round share its opening.
+/// variant, one pairing (so one schedule, which [`verify`] checked each
+/// game's engines and round against); the games of a round share its
+/// opening.
 fn check_together(by_id: &BTreeMap<u64, (GameRecord, String)>) -> Result<()> {
     let mut rounds: HashMap<u32, &(GameRecord, String)> = HashMap::new();
     let Some((first, first_at)) = by_id.values().next() else { return Ok(()) };
@@ -734,20 +834,12 @@ fn check_together(by_id: &BTreeMap<u64, (GameRecord, String)>) -> Result<()> {
                 first.variant
             );
         }
-        if let Some((partner, partner_at)) = by_id.get(&(record.id ^ 1))
-            && (partner.p1 != record.p2 || partner.p2 != record.p1 || partner.round != record.round)
-        {
+        if record.pairing != first.pairing {
             bail!(
-                "{at}: game {} ({} vs {}, round {}) and game {} at {partner_at} ({} vs {}, \
-                 round {}) form a pair: the same engines with colours swapped in one round",
+                "{at}: game {} has another pairing (engines, rounds) than game {} at {first_at}, \
+                 with the same fingerprint: an edited record",
                 record.id,
-                record.p1,
-                record.p2,
-                record.round,
-                partner.id,
-                partner.p1,
-                partner.p2,
-                partner.round
+                first.id
             );
         }
         let first = *rounds.entry(record.round).or_insert(entry);

@@ -11,6 +11,7 @@ fn record(id: u64, p1: &str, p2: &str, result: &str) -> GameRecord {
         variant: "standard".into(),
         tournament: "00000000000000aa".into(),
         max_plies: Some(9),
+        pairing: None,
         colours: ["X".into(), "O".into()],
         p1: p1.into(),
         p2: p2.into(),
@@ -36,10 +37,31 @@ fn pgn_record() {
     assert_eq!(
         pgn,
         "[Event \"igroteka arena\"]\n[Game \"tictactoe\"]\n[Variant \"standard\"]\n[Round \"1\"]\n\
-         [P1 \"alpha\"]\n[P2 \"beta\"]\n[X \"alpha\"]\n[O \"beta\"]\n[Result \"1/2-1/2\"]\n\
+         [P1 \"alpha\"]\n[P2 \"beta\"]\n[X \"alpha\"]\n[O \"beta\"]\n[White \"alpha\"]\n[Black \"beta\"]\n\
+         [Result \"1/2-1/2\"]\n\
          [Score \"13-11\"]\n[Termination \"normal\"]\n[PlyCount \"9\"]\n[MaxPlies \"9\"]\n[Opening \"startpos moves c4\"]\n\n\
          1. c4 c0 2. c2 c6 3. c3 c5 4. c1 c7 5. c8 {normal: board full} 1/2-1/2\n\n"
     );
+}
+
+/// Issue 30, item 9: standard PGN tools read `[White]`, `[Black]` and
+/// `[Result]` from White's side; where the first player is Black (focus),
+/// the PGN result is the record's turned round.
+#[test]
+fn pgn_result_is_from_whites_side_where_the_first_player_is_black() {
+    let mut game = record(0, "alpha", "beta", "1-0");
+    game.colours = ["Black".into(), "White".into()];
+    let pgn = game.pgn("e");
+    assert!(pgn.contains("[White \"beta\"]\n[Black \"alpha\"]\n[Result \"0-1\"]\n"), "{pgn}");
+    assert!(pgn.trim_end().ends_with("} 0-1"), "{pgn}");
+    assert!(!pgn.contains("[Black \"alpha\"]\n[White"), "one White and one Black tag: {pgn}");
+    game.colours = ["White".into(), "Black".into()];
+    let pgn = game.pgn("e");
+    assert!(pgn.contains("[White \"alpha\"]\n[Black \"beta\"]\n[Result \"1-0\"]\n"), "{pgn}");
+    assert_eq!(pgn.matches("[White ").count(), 1, "{pgn}");
+    game.result = "1/2-1/2".into();
+    game.colours = ["Black".into(), "White".into()];
+    assert!(game.pgn("e").contains("[Result \"1/2-1/2\"]"));
 }
 
 #[test]

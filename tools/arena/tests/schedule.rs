@@ -3,8 +3,8 @@
 use std::collections::HashSet;
 
 use arena::{
-    EngineSpec, Limit, Opening, Openings, Program, Shard, TimeControl, encounters, schedule,
-    split_command,
+    EngineSpec, Limit, Opening, Openings, Pairing, Program, Shard, TimeControl, encounters,
+    schedule, split_command,
 };
 use board_core::tictactoe::TicTacToe;
 use search::{EngineKind, GameEntry};
@@ -209,4 +209,27 @@ fn shell_words() {
     assert_eq!(split_command("''").unwrap(), tokens(&[""]));
     assert!(split_command("\"open").is_err());
     assert!(split_command("end\\").is_err());
+}
+
+/// `merge` finds a record's game in the schedule by its id alone: the same
+/// game as the whole schedule has, for any number of engines.
+#[test]
+fn a_pairing_finds_each_game_by_its_id() {
+    for engines in 2..7 {
+        for rounds in 1..4 {
+            for gauntlet in [false, true] {
+                let pairing = Pairing {
+                    engines: (0..engines).map(|i| format!("e{i}")).collect(),
+                    rounds,
+                    gauntlet,
+                };
+                let fixtures = pairing.fixtures();
+                assert_eq!(fixtures.len() as u64, pairing.games());
+                let found: Vec<_> =
+                    (0..pairing.games()).map(|id| pairing.fixture(id).unwrap()).collect();
+                assert_eq!(found, fixtures, "{pairing:?}");
+                assert_eq!(pairing.fixture(pairing.games()), None);
+            }
+        }
+    }
 }

@@ -445,7 +445,7 @@ fn a_resumed_state_is_checked_against_the_schedule_and_the_rules() {
         assert!(err.contains("state.jsonl:2") && err.contains(expected), "{expected}: {err}");
     }
     // A header of another format version.
-    let header = lines[0].replace("\"arena_state\":2", "\"arena_state\":99");
+    let header = lines[0].replace("\"arena_state\":3", "\"arena_state\":99");
     assert_ne!(header, lines[0]);
     std::fs::write(&state, format!("{header}\n{}\n", lines[1])).unwrap();
     let err = error_of(&small(&dir));
@@ -532,6 +532,44 @@ fn opening_lines_take_move_numbers_and_bad_ones_say_both_reasons() {
     std::fs::write(&book, "c4 zz\n").unwrap();
     let err = format!("{:#}", arena::Openings::parse(&spec, &entry, "standard", 10).unwrap_err());
     assert!(err.contains("move 2 (zz)") && err.contains("nor a position text ("), "{err}");
+}
+
+/// Issue 30, item 10: a PGN file given as `--openings file=` is refused in
+/// one line naming it, not read as start positions (a tag line read as an
+/// empty move list).
+#[test]
+fn a_pgn_file_as_openings_is_refused() {
+    let dir = scratch("pgn-book");
+    let pgn = dir.join("games.pgn");
+    arena(&args(&[
+        "--engine",
+        "builtin=random",
+        "--engine",
+        "name=b",
+        "builtin=random",
+        "--each",
+        "nodes=1",
+        "--rounds",
+        "1",
+        "--quiet",
+        "--pgnout",
+        pgn.to_str().unwrap(),
+    ]))
+    .unwrap();
+    let book = format!("file={}", pgn.display());
+    let mut a = args(&["--engine", "builtin=random", "--engine", "name=b", "builtin=random"]);
+    a.extend(args(&["--each", "nodes=1", "--quiet", "--openings", &book]));
+    let err = error_of(&a);
+    assert!(
+        err.contains("games.pgn:1 is a PGN tag ([Event \"igroteka arena\"])")
+            && err.contains("not a PGN file")
+            && !err.contains('\n'),
+        "{err}"
+    );
+    // A move list in brackets' company is still a move list.
+    std::fs::write(&pgn, "# [Event \"a comment\"]\nc4 c0\n").unwrap();
+    let entry = GameEntry::of::<TicTacToe>();
+    arena::Openings::parse(&book, &entry, "standard", 1).unwrap();
 }
 
 #[test]
@@ -707,7 +745,10 @@ fn merge_replays_every_record_and_refuses_other_tournaments() {
     for (path, expected) in [
         (forged("moves", serde_json::json!([first, first])), ":2: game 1: move 2"),
         (forged("result", flipped.into()), &format!(":2: game 1: result {flipped}")),
-        (forged("p2", "renamed".into()), ":2 (b vs renamed, round 1) form a pair"),
+        (
+            forged("p2", "renamed".into()),
+            ":2: game 1: b vs renamed in round 1, where the schedule has b vs a in round 1",
+        ),
     ] {
         let err = merge(&[&path]).unwrap_err();
         assert!(err.contains(expected), "{expected}: {err}");
@@ -721,8 +762,10 @@ fn merge_replays_every_record_and_refuses_other_tournaments() {
         let err = merge(&[&one.join("games.jsonl"), &other.join("games.jsonl")]).unwrap_err();
         assert!(err.contains("different tournaments"), "{err}");
     }
-    // The state file and the JSONL of one run merge into the same games.
-    merge(&[&one.join("games.jsonl"), &one.join("state.jsonl")]).unwrap();
+    // The state file and the JSONL of one run hold the same games: merged
+    // together, each would be there twice.
+    let err = merge(&[&one.join("games.jsonl"), &one.join("state.jsonl")]).unwrap_err();
+    assert!(err.contains("game 0 is also at"), "{err}");
     assert_eq!(
         read_records(games(), &[one.join("state.jsonl")]).unwrap(),
         read_records(games(), &[one.join("games.jsonl")]).unwrap()
@@ -851,4 +894,226 @@ fn wrapped_engines_that_ignore_quit_leave_nothing_running() {
         assert!(Instant::now() < deadline, "still running: {left:?}");
         std::thread::sleep(Duration::from_millis(100));
     }
+}
+
+/// Issue 30, item 7: state files whose names differ only after the last dot
+/// (`st.1` ... `st.4`, as `state.{}` in GNU parallel) each have a temporary
+/// file of their own, and a file of the user's that shares their stem
+/// (`st.tmp`) is left alone.
+#[test]
+fn shards_started_together_keep_their_state_files_apart() {
+    let dir = scratch("tmp-names");
+    let mine = dir.join("st.tmp");
+    std::fs::write(&mine, "the user's own file\n").unwrap();
+    let children: Vec<_> = (1..=4)
+        .map(|i| {
+            Command::new(example("tictactoe-arena"))
+                .args(["--rounds", "4", "--each", "nodes=1", "--concurrency", "1", "--quiet"])
+                .args(["--shard", &format!("{i}/4")])
+                .arg("--state")
+                .arg(dir.join(format!("st.{i}")))
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    for i in 1..=4 {
+        let text = std::fs::read_to_string(dir.join(format!("st.{i}"))).unwrap();
+        let header: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        assert_eq!(header["shard"], format!("{i}/4"), "st.{i}: {text}");
+    }
+    assert_eq!(std::fs::read_to_string(&mine).unwrap(), "the user's own file\n");
+}
+
+/// Issue 30, item 8: `merge` checks each game's engines against the
+/// schedule (a pair with the engines swapped in both games is refused, as
+/// resume refuses it), refuses a game given twice, and refuses missing games
+/// unless `--partial`.
+#[test]
+fn merge_checks_assignments_and_refuses_duplicate_or_missing_games() {
+    let dir = scratch("merge-whole");
+    let lines = small_jsonl(&dir, &[]);
+    assert_eq!(lines.len(), 4);
+    let jsonl = dir.join("games.jsonl");
+    let merge = |files: &[&Path], extra: &[&str]| {
+        let mut a = vec!["merge".to_owned()];
+        a.extend(args(extra));
+        a.extend(files.iter().map(|f| f.display().to_string()));
+        arena(&a).map_err(|e| format!("{e:#}"))
+    };
+    merge(&[&jsonl], &[]).unwrap();
+    // Both games of pair 0 with the engines swapped: still a pair, but not
+    // the schedule's, and each win would go to the other engine.
+    let swapped: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let mut record: serde_json::Value = serde_json::from_str(line).unwrap();
+            if i < 2 {
+                let (p1, p2) = (record["p1"].clone(), record["p2"].clone());
+                record["p1"] = p2;
+                record["p2"] = p1;
+            }
+            record.to_string()
+        })
+        .collect();
+    let path = dir.join("swapped.jsonl");
+    std::fs::write(&path, swapped.join("\n") + "\n").unwrap();
+    let err = merge(&[&path], &[]).unwrap_err();
+    assert!(
+        err.contains("swapped.jsonl:1: game 0: b vs a in round 1, where the schedule has a vs b"),
+        "{err}"
+    );
+    // A file given twice.
+    let err = merge(&[&jsonl, &jsonl], &[]).unwrap_err();
+    assert!(
+        err.contains("games.jsonl:1: game 0 is also at") && err.contains("give each game once"),
+        "{err}"
+    );
+    // A record deleted: refused, or merged with a warning under --partial.
+    let path = dir.join("three.jsonl");
+    std::fs::write(&path, lines[..3].join("\n") + "\n").unwrap();
+    let err = merge(&[&path], &[]).unwrap_err();
+    assert!(
+        err.contains("1 of the tournament's 4 games is missing (game 3)")
+            && err.contains("--partial"),
+        "{err}"
+    );
+    merge(&[&path], &["--partial"]).unwrap();
+    // Shards: one alone is missing the other's games; one given twice is a
+    // duplicate; both merge.
+    let shards: Vec<PathBuf> = (1..=2)
+        .map(|i| {
+            let shard_dir = dir.join(format!("shard{i}"));
+            std::fs::create_dir_all(&shard_dir).unwrap();
+            small_jsonl(&shard_dir, &["--shard", &format!("{i}/2")]);
+            shard_dir.join("games.jsonl")
+        })
+        .collect();
+    let err = merge(&[&shards[0]], &[]).unwrap_err();
+    assert!(err.contains("2 of the tournament's 4 games are missing (games 2, 3)"), "{err}");
+    let err = merge(&[&shards[0], &shards[0]], &[]).unwrap_err();
+    assert!(err.contains("is also at"), "{err}");
+    merge(&[&shards[0], &shards[1]], &[]).unwrap();
+}
+
+/// Issue 30, item 10: `--engine-log` files stop at `--engine-log-limit`
+/// (default 16 MiB) with a note; an engine that floods its output (here
+/// 900 long `info` lines before each session) fills no disk.
+#[test]
+fn engine_logs_stop_at_their_limit_with_a_note() {
+    let dir = scratch("log-limit");
+    let logs = dir.join("logs");
+    let flood = format!(
+        "cmd=sh -c 'yes info string a flood {} | head -n 900; exec {}'",
+        "x".repeat(150),
+        fake()
+    );
+    let run = |limit: &[&str]| {
+        let _ = std::fs::remove_dir_all(&logs);
+        let mut a =
+            args(&["--engine", "name=flood", &flood, "--engine", "name=b", "builtin=random"]);
+        a.extend(args(&["--rounds", "1", "--each", "nodes=1", "--quiet", "--engine-log"]));
+        a.push(logs.display().to_string());
+        a.extend(args(limit));
+        arena(&a).unwrap();
+        let mut texts: Vec<String> = std::fs::read_dir(&logs)
+            .unwrap()
+            .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+            .collect();
+        texts.sort_by_key(String::len);
+        texts
+    };
+    let texts = run(&["--engine-log-limit", "20K"]);
+    assert_eq!(texts.len(), 4);
+    let flooded: Vec<&String> = texts.iter().filter(|t| t.contains("a flood xxx")).collect();
+    assert_eq!(flooded.len(), 2);
+    for text in flooded {
+        assert!(text.len() < 20 * 1024 + 200, "{} bytes", text.len());
+        let note = text.lines().last().unwrap();
+        assert!(note.starts_with("# log cut here: it reached its limit of 20480 bytes"), "{note}");
+    }
+    // Without the flag, 16 MiB: the whole flood (about 160 KB) is kept.
+    let texts = run(&[]);
+    assert!(texts.iter().all(|t| !t.contains("# log cut")));
+    assert!(texts.last().unwrap().len() > 900 * 160, "{}", texts.last().unwrap().len());
+    let err = error_of(&args(&["--engine-log-limit", "lots"]));
+    assert!(err.contains("'lots' is not a size in bytes"), "{err}");
+}
+
+/// Issue 30, item 10: the forfeit rules (`--timemargin`, `--stall-timeout`,
+/// `--move-timeout`) are part of the tournament: a resume or a merge under
+/// other ones is refused; a state file of the previous format says so.
+#[test]
+fn forfeit_rules_are_part_of_the_tournament() {
+    let dir = scratch("forfeit-rules");
+    let lines = small_jsonl(&dir, &[]);
+    for other in [["--timemargin", "500"], ["--stall-timeout", "20000"], ["--move-timeout", "1000"]]
+    {
+        let mut a = small(&dir);
+        a.extend(args(&other));
+        let err = error_of(&a);
+        assert!(err.contains("holds another tournament"), "{other:?}: {err}");
+        assert!(
+            err.contains(&format!("{}={}", &other[0][2..].replace('-', "_"), other[1])),
+            "{err}"
+        );
+    }
+    let other = dir.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    small_jsonl(&other, &["--timemargin", "500"]);
+    let err = format!(
+        "{:#}",
+        read_records(games(), &[dir.join("games.jsonl"), other.join("games.jsonl")]).unwrap_err()
+    );
+    assert!(err.contains("different tournaments"), "{err}");
+    // A state file of the format before (version 2) is refused in one line.
+    let state = dir.join("state.jsonl");
+    let text =
+        std::fs::read_to_string(&state).unwrap().replace("\"arena_state\":3", "\"arena_state\":2");
+    std::fs::write(&state, text).unwrap();
+    let err = error_of(&small(&dir));
+    assert!(err.contains("a state file of version 2; this arena reads version 3"), "{err}");
+    assert_eq!(lines.len(), 4);
+}
+
+/// Issue 30, item 10: the lock is on the state file itself, so deleting a
+/// `.lock` file (as earlier arenas kept) or anything else beside the state
+/// lets no second run in while the first one plays.
+#[test]
+fn a_second_run_is_refused_even_with_the_lock_file_deleted() {
+    let dir = scratch("lock-deleted");
+    let state = dir.join("state.jsonl");
+    let command = || {
+        let mut c = Command::new(example("tictactoe-arena"));
+        c.args(["--rounds", "400", "--each", "nodes=1", "--concurrency", "1", "--quiet"])
+            .arg("--state")
+            .arg(&state);
+        c
+    };
+    let mut first = command().stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let started = Instant::now();
+    while std::fs::read_to_string(&state).map_or(0, |s| s.lines().count()) < 3 {
+        assert!(started.elapsed() < Duration::from_secs(60), "no progress");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path != state {
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+    let second = command().output().unwrap();
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success() && err.contains("is in use by another run"), "{err}");
+    // The first run's games are all there, each once.
+    let games = read_records(games(), std::slice::from_ref(&state)).unwrap();
+    assert!(games.len() >= 2, "{}", games.len());
 }

@@ -33,7 +33,7 @@
 //!
 //! # Interpretations
 //! The source text survives without its figures; these are implemented exactly
-//! as the spec (`shared/rules/stykovka.md`) fixes them:
+//! as the project's rules fix them ([`rules_page`], with tested examples):
 //! - **Start** (Lines-of-Action style): White c1 d1 e1 f1 and c8 d8 e8 f8,
 //!   Black a3 a4 a5 a6 and h3 h4 h5 h6.
 //! - **Distance** counts only the checkers ahead of the mover on the line in
@@ -154,6 +154,12 @@ pub mod prelude {
 
     pub use crate::{CHECKERS_PER_SIDE, Move, MoveText, Position, Setup, Square, Variant};
 }
+
+/// The rules of Stykovka: the board, every kind of move with an example,
+/// the end, and each interpretation (the crate's `RULES.md`, whose examples
+/// `tests/rules_page.rs` checks).
+#[doc = include_str!("../RULES.md")]
+pub mod rules_page {}
 
 /// The README's example, compiled as a doctest.
 #[cfg(doctest)]

@@ -1,4 +1,4 @@
-//! One test per rule and per worked example of the spec, each on a small
+//! One test per rule and per worked example of the rules (`RULES.md`), each on a small
 //! constructed position, asserting the exact moves or the exact result.
 
 use board_core::{Game, MoveError, Player};

@@ -48,7 +48,7 @@
 //! - **Crash**: only enemy checkers lock a ship in; a checker on the edge
 //!   cannot crash.
 //!
-//! Where the spec is silent:
+//! Where the rules are silent:
 //! - A position text is judged as if the side *not* to move has just moved
 //!   (the end checks run with that player as P), so the start position and any
 //!   constructed position get the same result a game reaching them would.

@@ -1,7 +1,7 @@
 //! The real `igroteka engine` process, driven through the protocol as GUIs and
 //! tournament managers drive it: for every registered game, a whole game
 //! between two engine processes with the command pattern of the Cute Games
-//! transcript (../shared/protocol), and thousands of garbage lines.
+//! transcript, and thousands of garbage lines.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

@@ -1,6 +1,7 @@
 //! Whole engine sessions over in-memory I/O: scripted, interactive (through
 //! pipes, for commands sent while a search runs), fuzzed, and the command
-//! pattern of the UGI tournament manager in `../shared/protocol/`.
+//! pattern of a UGI tournament manager (Cute Games: `uci`/`ugi`, `isready`,
+//! `position ... moves`, `go`, `query`).
 
 mod common;
 mod race;

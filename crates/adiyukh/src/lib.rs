@@ -1,6 +1,9 @@
 //! Adiyukh (also published as "13"): Russian column draughts in which kings
 //! only capture and the winner is decided by counting pieces on the far half.
 //!
+//! The full rules, with tested examples, are in [`rules_page`] (`RULES.md` in
+//! the crate).
+//!
 //! # Rules in brief
 //! - 8x8 board, the 32 dark squares (a1 is dark). 12 White men on ranks 1-3,
 //!   12 Black men on ranks 6-8; White moves first.
@@ -135,6 +138,12 @@
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+/// The rules of Adiyukh: the board, every kind of move with an example, the
+/// end and the scoring, and each interpretation (the crate's `RULES.md`,
+/// whose examples `tests/rules_page.rs` checks).
+#[doc = include_str!("../RULES.md")]
+pub mod rules_page {}
 
 mod board;
 mod eval;

@@ -43,6 +43,9 @@
 //!   a stack the mover owns.
 //!
 //! Failures panic with the position text and what went wrong.
+//!
+//! [`check_rules_page`] checks the example blocks of a game's rules page
+//! (`RULES.md`), and [`perft_table`] reads a perft table.
 
 use std::collections::HashSet;
 use std::marker::PhantomData;
@@ -619,6 +622,145 @@ pub fn perft_table<G: Game>(text: &str) -> Vec<PerftEntry<G>> {
         entries.push(PerftEntry { line, position, counts });
     }
     entries
+}
+
+/// Checks every example block of a game's rules page (`RULES.md`, read with
+/// `include_str!`) with the game itself; returns how many blocks it checked.
+///
+/// A game crate's `tests/rules_page.rs` is one call:
+///
+/// ```text
+/// #[test]
+/// fn rules_page_examples() {
+///     board_core::testkit::check_rules_page::<focus::Position>(include_str!("../RULES.md"));
+/// }
+/// ```
+///
+/// An example block is a fenced block whose info string has `example` among
+/// its comma-separated words: ```` ```text,example ````, which Markdown
+/// shows as plain text and rustdoc does not compile (it takes `text` for
+/// the language). Each line inside is `key: value`; blank lines and lines
+/// starting with `#` are skipped. The lines are read in order:
+///
+/// - `variant: <name>` (optional, before `position`): the variant, else
+///   the default one;
+/// - `position: <position text>` (first, or right after `variant`), or
+///   `position: start` for the variant's start;
+/// - `legal: <move> <move> ...`: each move must be legal where it is
+///   played; they are played one after the other, so the lines after see
+///   the position they reach;
+/// - `illegal: <move> ...`: each must read as a move (no syntax error) and
+///   be refused here;
+/// - `only: <move> ...`: the legal moves here are exactly these;
+/// - `after: <position text>`: the position reached equals this text's;
+/// - `outcome: <result>`: how the game stands here, as an `Outcome`
+///   prints (`1-0 score 13-11 reason no legal move`), or `none` while it
+///   goes on.
+///
+/// # Panics
+/// On the first example that does not hold, or a malformed block, naming
+/// the page's line; also when the page has no example block at all.
+pub fn check_rules_page<G: Game>(page: &str) -> usize {
+    let mut checked = 0;
+    let mut lines = page.lines().enumerate();
+    while let Some((_, line)) = lines.next() {
+        let Some(info) = line.trim_start().strip_prefix("```") else {
+            continue;
+        };
+        let is_example = info.split(',').any(|word| word.trim() == "example");
+        let mut block = Vec::new();
+        for (index, line) in lines.by_ref() {
+            if line.trim_start().starts_with("```") {
+                break;
+            }
+            block.push((index + 1, line));
+        }
+        if is_example {
+            check_example::<G>(&block);
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "the rules page has no example block (```text,example)");
+    checked
+}
+
+/// Checks one example block: `(line number, line)` pairs.
+fn check_example<G: Game>(block: &[(usize, &str)]) {
+    let mut variant = G::Variant::default();
+    let mut pos: Option<G> = None;
+    for &(line, raw) in block {
+        let raw = raw.trim();
+        if raw.is_empty() || raw.starts_with('#') {
+            continue;
+        }
+        let Some((key, value)) = raw.split_once(':') else {
+            panic!("RULES.md line {line}: expected 'key: value', got {raw:?}");
+        };
+        let (key, value) = (key.trim(), value.trim());
+        let read = |text: &str| {
+            G::from_text(text, variant).unwrap_or_else(|e| panic!("RULES.md line {line}: {e}"))
+        };
+        if key == "variant" {
+            assert!(pos.is_none(), "RULES.md line {line}: 'variant' must come before 'position'");
+            variant = value.parse().unwrap_or_else(|e| panic!("RULES.md line {line}: {e}"));
+            continue;
+        }
+        if key == "position" {
+            assert!(pos.is_none(), "RULES.md line {line}: a second 'position' in one block");
+            pos = Some(if value == "start" { G::start(variant) } else { read(value) });
+            continue;
+        }
+        let Some(pos) = pos.as_mut() else {
+            panic!("RULES.md line {line}: '{key}' before 'position'");
+        };
+        match key {
+            "legal" => {
+                for mv in value.split_whitespace() {
+                    if let Err(e) = pos.play_text(mv) {
+                        panic!("RULES.md line {line}: {mv} in {pos}: {e}");
+                    }
+                }
+            }
+            "illegal" => {
+                for mv in value.split_whitespace() {
+                    match pos.parse_move(mv) {
+                        Ok(_) => panic!("RULES.md line {line}: {mv} is legal in {pos}"),
+                        Err(crate::MoveError::Syntax(e)) => {
+                            panic!("RULES.md line {line}: {mv} is not even a move: {e}")
+                        }
+                        Err(crate::MoveError::Illegal(_)) => {}
+                    }
+                }
+            }
+            "only" => {
+                let mut wanted = Vec::new();
+                for mv in value.split_whitespace() {
+                    match pos.parse_move(mv) {
+                        Ok(m) => wanted.push(m.to_string()),
+                        Err(e) => panic!("RULES.md line {line}: {mv} in {pos}: {e}"),
+                    }
+                }
+                let mut legal: Vec<String> =
+                    pos.legal_moves().iter().map(ToString::to_string).collect();
+                wanted.sort_unstable();
+                legal.sort_unstable();
+                assert_eq!(legal, wanted, "RULES.md line {line}: the legal moves of {pos}");
+            }
+            "after" => {
+                let expected = read(value);
+                assert!(
+                    *pos == expected,
+                    "RULES.md line {line}: the position reached is\n  {pos}\nnot\n  {expected}"
+                );
+            }
+            "outcome" => {
+                let got = pos.outcome().map_or_else(|| "none".to_owned(), |o| o.to_string());
+                assert_eq!(got, value, "RULES.md line {line}: the outcome of {pos}");
+            }
+            _ => panic!("RULES.md line {line}: unknown key '{key}'"),
+        }
+    }
+    assert!(pos.is_some(), "an example block without 'position' (before line {:?})", block.last());
 }
 
 /// The `main` of a criterion bench (`harness = false`) of seeded random

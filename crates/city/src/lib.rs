@@ -4,8 +4,9 @@
 //! **These rules are a reconstruction.** Only the end of the source's rules
 //! survives (the wall, capture, the win conditions, the pawn counts). The
 //! board, the zones, the set-ups and the ordinary moves are the project's
-//! reconstruction (`shared/rules/city.md`), implemented here exactly; every
-//! point that is ours is marked *reconstruction* below.
+//! reconstruction, written out in full with tested examples in [`rules_page`]
+//! (`RULES.md` in the crate) and implemented here exactly; every point that
+//! is ours is marked *reconstruction* below.
 //!
 //! # The board
 //!
@@ -34,7 +35,8 @@
 //! `22c`, `24c`, [`Rules::Playable`]) adds two rules the fragment neither
 //! states nor forbids: **compulsory capture** and **entry to the bazaar by
 //! one step**. With them `16c` has no forced win for either side within 26
-//! plies (the spec's exhaustive search). The default variant is `16c`.
+//! plies (an exhaustive search made for the reconstruction). The default
+//! variant is `16c`.
 //!
 //! # Rules in brief
 //!
@@ -55,7 +57,7 @@
 //!    wall (outside or town); that is the whole move.
 //!
 //! Under the playable rules (the `c` variants; *reconstruction*, chosen by
-//! the spec's exhaustive search for playability), two more:
+//! an exhaustive search for playability), two more:
 //! 5. **Compulsory capture**: if the side to move has a move that captures
 //!    (by any of the four kinds of move) or a move onto the bazaar, it must
 //!    play one of those, any one (no majority rule). So when such a move
@@ -69,7 +71,7 @@
 //! move has no legal move (it loses; *reconstruction*, and it cannot happen
 //! while that player has a pawn). There is no draw rule: tools stop a game at
 //! [`Game::DEFAULT_MAX_PLIES`] = 300 plies and score it a draw
-//! ([`Game::adjudicate`] is not overridden, since the spec gives no scoring).
+//! ([`Game::adjudicate`] is not overridden, since the rules give no scoring).
 //!
 //! # Variants
 //!
@@ -85,12 +87,12 @@
 //!   their neighbours);
 //! - `24`: the 22 plus d2 f2 (the other reading of the source's misprint).
 //!
-//! The set-up squares are *reconstruction*. The default is `16c` as the spec
-//! says: it is the only set-up from the text's own pawn counts that is not a
+//! The set-up squares are *reconstruction*. The default is `16c` (a
+//! reconstruction): it is the only set-up from the text's own pawn counts that is not a
 //! shallow forced win. Under the literal rules every set-up is a forced win
 //! for White: `8` in 7 plies (proved by `tests/forced_win.rs`), the others
-//! in 11 (the spec's exhaustive search). Under the playable rules `8c` is a
-//! forced White win in 25 plies (the spec); `16c` has none for either side
+//! in 11 (the exhaustive search). Under the playable rules `8c` is a
+//! forced White win in 25 plies (the same search); `16c` has none for either side
 //! within 26 plies and `22c` none within 18. A position may hold at most the
 //! variant's start count of pawns per side.
 //!
@@ -187,6 +189,13 @@ pub mod prelude {
 
     pub use crate::{Move, MoveText, Position, RING, Rules, Setup, Square, Variant, Zone};
 }
+
+/// The rules of City: the board, every kind of move with an example, the
+/// end, the variants and both rule sets, and each point of the
+/// reconstruction (the crate's `RULES.md`, whose examples
+/// `tests/rules_page.rs` checks).
+#[doc = include_str!("../RULES.md")]
+pub mod rules_page {}
 
 /// The README's example, compiled and run as a doctest.
 #[doc = include_str!("../README.md")]

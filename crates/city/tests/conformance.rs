@@ -13,7 +13,7 @@ fn conformance() {
             "B3B3B/9/9/4B4/9/4W4/9/9/W7W B",
             // Nearly finished: one White pawn against two Black.
             "9/9/9/2B6/9/9/6W2/1B7/9 W",
-            // The spec's 16 line after ten plies: White's e6 wins next move.
+            // The 16 line of RULES.md after ten plies: White's e6 wins next move.
             "BBBB1BBBB/9/4W4/4W4/9/2BW1WB2/3B2W2/9/WWWW1WWWW W",
         ])
         // 8 after c1-c2, and after c1-c2 g9-g8 c2-c3 g8-g7 d1-d2 a9-a5.

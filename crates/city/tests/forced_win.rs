@@ -1,4 +1,4 @@
-//! The spec's measured weakness: the base game `8` is a forced win for White
+//! The reconstruction's measured weakness: the base game `8` is a forced win for White
 //! within 7 plies (and not within 5), found by a small negamax-style prover
 //! over the `Game` impl (win / no win, no evaluation, a small table of solved
 //! positions). The lead's alpha-beta test comes on top of this.

@@ -1,4 +1,4 @@
-//! The playable rule set (spec section "The playable rule set", variants
+//! The playable rule set (RULES.md, "The playable rules", variants
 //! `8c`, `16c`, `22c`, `24c`): compulsory capture and entry to the bazaar by
 //! one step, one test per point on a small constructed position.
 

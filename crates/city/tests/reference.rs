@@ -1,5 +1,5 @@
-//! A deliberately simple, slow move generator written straight from the spec
-//! text (a grid of characters, the zones from the spec's square lists, no bit
+//! A deliberately simple, slow move generator written straight from the rules
+//! text (`RULES.md`; a grid of characters, the zones from its square lists, no bit
 //! sets, no tables), compared with the crate's fast generator on many random
 //! positions. This is what gives the perft table its credibility. Both rule
 //! sets: the literal one (variants `8` ... `24`) and the playable one (`8c`
@@ -11,12 +11,12 @@ use std::collections::BTreeSet;
 use board_core::{Game, Player, Rng, Variant as _};
 use city::{Position, Variant};
 
-/// The wall in the spec's ring order.
+/// The wall in the rules' ring order.
 const RING: [&str; 24] = [
     "b2", "c2", "d2", "e2", "f2", "g2", "h2", "h3", "h4", "h5", "h6", "h7", "h8", "g8", "f8", "e8",
     "d8", "c8", "b8", "b7", "b6", "b5", "b4", "b3",
 ];
-/// The town as the spec lists it.
+/// The town as the rules list it.
 const TOWN: [&str; 24] = [
     "c3", "d3", "e3", "f3", "g3", "c4", "d4", "e4", "f4", "g4", "c5", "d5", "f5", "g5", "c6", "d6",
     "e6", "f6", "g6", "c7", "d7", "e7", "f7", "g7",
@@ -86,7 +86,7 @@ impl Board {
         self.grid[rank as usize][file as usize]
     }
 
-    /// Every legal move as `from-to`, following the spec's rules one by one.
+    /// Every legal move as `from-to`, following the rules one by one.
     fn moves(&self) -> BTreeSet<String> {
         let mut out = BTreeSet::new();
         let me = self.side;
@@ -315,7 +315,7 @@ fn reference_perft_agrees_from_every_start() {
     }
 }
 
-/// The spec's perft figures for the playable rule set ("a win ends the
+/// The reconstruction's perft figures for the playable rule set ("a win ends the
 /// line"), from the reference generator alone.
 #[test]
 fn reference_perft_gives_the_spec_figures_of_the_playable_starts() {

@@ -1,5 +1,5 @@
-//! One test per rule and per worked example of the spec
-//! (`shared/rules/city.md`), each on a small constructed position.
+//! One test per rule and per worked example of the rules (`RULES.md`), each
+//! on a small constructed position.
 
 use board_core::{Game, Outcome, Player, Variant as _};
 use city::{Position, Rules, Square, Variant, Zone};
@@ -289,7 +289,7 @@ fn nobody_is_ever_stuck_while_holding_a_pawn() {
 
 #[test]
 fn set_ups_are_exactly_the_spec_square_lists() {
-    // The spec's lists, copied verbatim for both colours (not derived by
+    // The rules' lists, copied verbatim for both colours (not derived by
     // turning White's squares).
     let base = ("a1 b1 c1 d1 f1 g1 h1 i1", "a9 b9 c9 d9 f9 g9 h9 i9");
     let town = ("c4 d4 f3 g3 c6 d6 f7 g7", "c3 d3 f4 g4 c7 d7 f6 g6");
@@ -404,6 +404,6 @@ fn spec_notation_examples_are_legal_moves() {
     assert_eq!(pos.pawn_count(Player::Second), before - 1);
     let start = Position::start(Variant::Eight);
     let mut capture = start;
-    capture.play_text("a1-a9").expect("the spec's capture a1-a9");
+    capture.play_text("a1-a9").expect("the worked check's capture a1-a9");
     assert_eq!(capture.pawn_count(Player::Second), 7);
 }

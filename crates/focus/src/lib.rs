@@ -1,5 +1,8 @@
 //! Focus (Sid Sackson, 1964; also sold as "Domination"), two-player game.
 //!
+//! The full rules, with tested examples, are in [`rules_page`] (`RULES.md` in
+//! the crate).
+//!
 //! # Rules in brief
 //! - The board is the 8x8 grid without three squares in each corner
 //!   (a1 b1 a2, g1 h1 h2, a7 a8 b8, g8 h8 h7): 52 squares.
@@ -126,6 +129,12 @@ pub mod prelude {
         MAX_HEIGHT, Move, MoveText, PIECES_PER_PLAYER, Position, Setup, Square, Stack, Variant,
     };
 }
+
+/// The rules of Focus: the board, every kind of move with an example, the
+/// end, and each interpretation (the crate's `RULES.md`, whose examples
+/// `tests/rules_page.rs` checks).
+#[doc = include_str!("../RULES.md")]
+pub mod rules_page {}
 
 /// The README's example is compiled and run as a doctest.
 #[cfg(doctest)]

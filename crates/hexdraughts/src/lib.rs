@@ -1,6 +1,9 @@
 //! Hexagonal draughts on 80 fields, from a Russian rulebook (articles 1–5 and
 //! an appendix).
 //!
+//! The full rules, with tested examples, are in [`rules_page`] (`RULES.md` in
+//! the crate).
+//!
 //! # The board
 //! Eleven rows ("horizontals") A..K, from Black's side (A, top) to White's
 //! (K, bottom), of 5, 6, 7, 8, 9, 10, 9, 8, 7, 6, 5 fields, numbered 1.. from
@@ -111,6 +114,12 @@
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+/// The rules of hexagonal draughts: the board, every kind of move with an
+/// example, the end, the variants and each interpretation (the crate's
+/// `RULES.md`, whose examples `tests/rules_page.rs` checks).
+#[doc = include_str!("../RULES.md")]
+pub mod rules_page {}
 
 mod board;
 mod eval;

@@ -1,9 +1,9 @@
 //! Otrazhenie ("Reflection"), a game by Yu. P. Filatov: two checkers a side on
 //! a chessboard that move like rooks and capture by bouncing off the board edge.
 //!
-//! The rules follow `shared/rules/otrazhenie.md`; the source's figures are
-//! lost, so several points are **interpretations** of that text (marked
-//! below). This crate implements them exactly as stated there.
+//! The full rules, with tested examples, are in [`rules_page`] (`RULES.md` in the
+//! crate); the source's figures are lost, so several points are
+//! **interpretations** (marked below), implemented exactly as stated.
 //!
 //! # Rules in brief
 //! - 8x8 board, files a-h, ranks 1-8. Two White and two Black checkers.
@@ -151,6 +151,12 @@ pub mod prelude {
     pub use crate::{CacheError, CacheUse};
     pub use crate::{Move, MoveText, Position, START_TEXT, Setup, Square, Tablebase, Variant};
 }
+
+/// The rules of Otrazhenie: the board, every kind of move with an example,
+/// the end, and each interpretation (the crate's `RULES.md`, whose examples
+/// `tests/rules_page.rs` checks).
+#[doc = include_str!("../RULES.md")]
+pub mod rules_page {}
 
 /// The README's example, compiled and run as a doctest.
 #[cfg(doctest)]

@@ -1,4 +1,4 @@
-//! One test per rule and worked example of `shared/rules/otrazhenie.md`, each
+//! One test per rule and worked example of the rules (`RULES.md`), each
 //! on a small position given as text.
 
 use board_core::{Game, Outcome, Player};

@@ -33,7 +33,7 @@
 //!
 //! # Interpretations
 //! The source text survives without its figures; these are implemented exactly
-//! as the spec (`shared/rules/stykovka.md`) fixes them:
+//! as the project's rules fix them ([`rules_page`], with tested examples):
 //! - **Start** (Lines-of-Action style): White c1 d1 e1 f1 and c8 d8 e8 f8,
 //!   Black a3 a4 a5 a6 and h3 h4 h5 h6.
 //! - **Distance** counts only the checkers ahead of the mover on the line in
@@ -48,7 +48,7 @@
 //! - **Crash**: only enemy checkers lock a ship in; a checker on the edge
 //!   cannot crash.
 //!
-//! Where the spec is silent:
+//! Where the rules are silent:
 //! - A position text is judged as if the side *not* to move has just moved
 //!   (the end checks run with that player as P), so the start position and any
 //!   constructed position get the same result a game reaching them would.
@@ -154,6 +154,12 @@ pub mod prelude {
 
     pub use crate::{CHECKERS_PER_SIDE, Move, MoveText, Position, Setup, Square, Variant};
 }
+
+/// The rules of Stykovka: the board, every kind of move with an example,
+/// the end, and each interpretation (the crate's `RULES.md`, whose examples
+/// `tests/rules_page.rs` checks).
+#[doc = include_str!("../RULES.md")]
+pub mod rules_page {}
 
 /// The README's example, compiled as a doctest.
 #[cfg(doctest)]

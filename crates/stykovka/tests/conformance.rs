@@ -10,7 +10,7 @@ fn conformance() {
             // Mid-game, reached from the start (see tests/data/perft.txt).
             "4WW1B/5B2/8/2B4B/BW5B/W4BW1/3WW3/2WB4 w",
             "5W2/1W1B1B2/3B3B/4WW2/W1B4B/B1WB4/8/3W1W2 w",
-            // The spec's displacement example, with the opponent one move from docking.
+            // The rules' displacement example, with the opponent one move from docking.
             "BBBBBBB1/8/8/4W2W/8/W1W1B1W1/8/W1W3W1 w",
             // A crash in one (e1-e4), and a crash that loses (c2-e4).
             "1B1B2B1/W7/4W3/3WBW2/B1B4B/8/2W3B1/W3W2W w",

@@ -1,5 +1,5 @@
 //! A deliberately simple, slow reference implementation written straight from
-//! the spec (a grid of cells, walking squares one by one, no bitboards, no
+//! the rules (`RULES.md`; a grid of cells, walking squares one by one, no bitboards, no
 //! tables), compared with the fast generator over many positions: the move
 //! lists (as text), the position after every move, and the outcome.
 

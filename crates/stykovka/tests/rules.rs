@@ -1,4 +1,4 @@
-//! One test per rule and per worked example of the spec, each on a small
+//! One test per rule and per worked example of the rules (`RULES.md`), each on a small
 //! constructed position, asserting the exact moves or the exact result.
 
 use board_core::{Game, MoveError, Player};
@@ -48,7 +48,7 @@ fn start_position_is_the_lines_of_action_interpretation() {
     assert_eq!(start.checkers(Player::First).count_ones(), 8);
     assert_eq!(start.checkers(Player::Second).count_ones(), 8);
     assert_eq!(start.outcome(), None);
-    // The spec's example from the start: c1 and the Black checker on a3 make 2
+    // The rules' example from the start: c1 and the Black checker on a3 make 2
     // on the line ahead, and a3 can retreat to e7.
     assert!(start.legal_moves().iter().any(|m| m.to_string() == "c1-a3/e7"));
 }
@@ -126,7 +126,7 @@ fn moves_from_the_start_position() {
     assert_eq!(moves_from(&pos, "a3"), ["a3-a2", "a3-a7", "a3-c1/g5", "a3-c3", "a3-c5"]);
 }
 
-/// Rule 5, the spec's example `c1-e3/a7`: retreat to the north-west; and the
+/// Rule 5, the rules' example `c1-e3/a7`: retreat to the north-west; and the
 /// short notation without the retreat square.
 #[test]
 fn docking_displaces_the_enemy_checker_north_west() {
@@ -146,7 +146,7 @@ fn docking_displaces_the_enemy_checker_north_west() {
     assert_eq!(next.to_string(), "BBBBBBB1/B7/8/4W2W/8/W1W1W1W1/8/W5W1 b");
 }
 
-/// Rule 5, the spec's swap example `h8-d4/h8`: retreat to the north-east,
+/// Rule 5, the rules' swap example `h8-d4/h8`: retreat to the north-east,
 /// through the mover's origin.
 #[test]
 fn docking_swaps_through_the_movers_origin_north_east() {

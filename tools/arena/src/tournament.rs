@@ -652,16 +652,8 @@ fn state_header(path: &Path, line: &str) -> Result<serde_json::Value> {
 /// what it says of itself holds ([`verify`]).
 fn check_record(plan: &Plan, fixtures: &HashMap<u64, Fixture>, record: &GameRecord) -> Result<()> {
     let referee = &plan.referee;
-    let fixture = fixtures.get(&record.id).context("the id is not in the schedule")?;
-    let (p1, p2) = (&referee.engines[fixture.p1].name, &referee.engines[fixture.p2].name);
-    if (&record.p1, &record.p2) != (p1, p2) || record.round != fixture.round {
-        bail!(
-            "{} vs {} in round {}, where the schedule has {p1} vs {p2} in round {}",
-            record.p1,
-            record.p2,
-            record.round,
-            fixture.round
-        );
+    if record.pairing.as_ref() != Some(&referee.pairing) {
+        bail!("another pairing (engines, rounds) than this tournament's");
     }
     if record.game != referee.entry.name || record.variant != referee.variant {
         bail!(
@@ -672,21 +664,22 @@ fn check_record(plan: &Plan, fixtures: &HashMap<u64, Fixture>, record: &GameReco
             referee.variant
         );
     }
-    let opening = &plan.openings[&fixture.round];
-    if record.opening != opening.to_string() || record.fen != opening.fen {
-        bail!("opening '{}', where the schedule has '{opening}'", record.opening);
-    }
     if record.tournament != plan.tournament() {
         bail!("tournament {}, not this one ({})", record.tournament, plan.tournament());
-    }
-    if record.pairing.as_ref() != Some(&referee.pairing) {
-        bail!("another pairing (engines, rounds) than this tournament's");
     }
     if record.max_plies != Some(referee.max_plies) {
         let cap = record.max_plies.map_or("none".to_owned(), |cap| cap.to_string());
         bail!("ply cap {cap}, not this tournament's {}", referee.max_plies);
     }
-    verify(referee.entry, record)
+    // The id, engines and round against the pairing, which is this
+    // tournament's; then the opening the schedule gives that round.
+    verify(referee.entry, record)?;
+    let fixture = fixtures.get(&record.id).context("the id is not in the schedule")?;
+    let opening = &plan.openings[&fixture.round];
+    if record.opening != opening.to_string() || record.fen != opening.fen {
+        bail!("opening '{}', where the schedule has '{opening}'", record.opening);
+    }
+    Ok(())
 }
 
 /// Warns when games repeat an earlier one move for move.

@@ -10,7 +10,7 @@ use board_core::view::{Board, Pieces};
 use board_core::{Evaluate, Game, Outcome, Player, Rng, Variant};
 use search::{DynTable, GameEntry, Info, Memory, SearchGame, Think};
 
-use pyo3::exceptions::{PyMemoryError, PyValueError};
+use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
 
 use crate::encode::Encode;
@@ -32,7 +32,7 @@ pub fn kind(entry: &GameEntry) -> Option<&'static dyn Kind> {
     KINDS.iter().copied().find(|kind| kind.name() == entry.name)
 }
 
-/// One game: specs, new states and batches.
+/// One game: specs and new states.
 pub trait Kind: Send + Sync {
     fn name(&self) -> &'static str;
     /// The spec of `variant` (a canonical name of the game's variants).
@@ -47,19 +47,6 @@ pub trait Kind: Send + Sync {
         text: Option<&str>,
         max_plies: u32,
     ) -> Result<Box<dyn DynState>, String>;
-    /// `n` games of `variant` side by side.
-    ///
-    /// # Errors
-    /// `ValueError` for the text, `MemoryError` when `n` games do not fit,
-    /// `stop`'s exception.
-    fn new_batch(
-        &self,
-        variant: &'static str,
-        text: Option<&str>,
-        max_plies: u32,
-        n: usize,
-        stop: &mut Stop<'_>,
-    ) -> PyResult<Box<dyn DynBatch>>;
 }
 
 struct Typed<G>(PhantomData<fn() -> G>);
@@ -105,30 +92,6 @@ impl<G: Encode> Kind for Typed<G> {
         max_plies: u32,
     ) -> Result<Box<dyn DynState>, String> {
         Ok(Box::new(self.native(variant, text, max_plies)?))
-    }
-
-    fn new_batch(
-        &self,
-        variant: &'static str,
-        text: Option<&str>,
-        max_plies: u32,
-        n: usize,
-        stop: &mut Stop<'_>,
-    ) -> PyResult<Box<dyn DynBatch>> {
-        let one = self.native(variant, text, max_plies).map_err(PyValueError::new_err)?;
-        let too_many = || PyMemoryError::new_err(format!("{n} games do not fit in memory"));
-        let mut states = Vec::new();
-        states.try_reserve_exact(n).map_err(|_| too_many())?;
-        // The states' own buffers: refused now rather than an abort later.
-        let heap = one.footprint().saturating_sub(std::mem::size_of::<Native<G>>());
-        Vec::<u8>::new().try_reserve_exact(heap.saturating_mul(n)).map_err(|_| too_many())?;
-        for _ in 0..n {
-            if stop.now() {
-                break;
-            }
-            states.push(one.clone());
-        }
-        Ok(Box::new(Batch { states }))
     }
 }
 
@@ -191,6 +154,11 @@ pub trait DynState: Send + Sync {
     fn random_action(&self, rng: &mut Rng) -> Option<u32>;
     fn evaluate(&self) -> i32;
     fn zobrist(&self) -> u64;
+    /// `n` games from this one's start, side by side (its moves dropped).
+    ///
+    /// # Errors
+    /// `MemoryError` when they do not fit; `stop`'s exception.
+    fn repeat(&self, n: usize, stop: &mut Stop<'_>) -> PyResult<Box<dyn DynBatch>>;
     /// Searches the position (the caller makes sure no route is being picked).
     fn think(
         &self,
@@ -300,6 +268,23 @@ impl<G: Encode> DynState for Native<G> {
     }
     fn zobrist(&self) -> u64 {
         Game::zobrist(self.position())
+    }
+    fn repeat(&self, n: usize, stop: &mut Stop<'_>) -> PyResult<Box<dyn DynBatch>> {
+        let mut one = self.clone();
+        one.restart();
+        let too_many = || PyMemoryError::new_err(format!("{n} games do not fit in memory"));
+        let mut states = Vec::new();
+        states.try_reserve_exact(n).map_err(|_| too_many())?;
+        // The states' own buffers: refused now rather than an abort later.
+        let heap = one.footprint().saturating_sub(std::mem::size_of::<Native<G>>());
+        Vec::<u8>::new().try_reserve_exact(heap.saturating_mul(n)).map_err(|_| too_many())?;
+        for _ in 0..n {
+            if stop.now() {
+                break;
+            }
+            states.push(one.clone());
+        }
+        Ok(Box::new(Batch { states }))
     }
     fn think(
         &self,

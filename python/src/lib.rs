@@ -892,8 +892,8 @@ impl Batch {
         let (entry, kind) = self::game(game)?;
         let variant = self::variant(entry, variant)?;
         let max_plies = max_plies.unwrap_or(entry.default_max_plies);
-        let inner =
-            interrupt::sliced(py, |stop| kind.new_batch(variant, position, max_plies, n, stop))?;
+        let one = kind.new_state(variant, position, max_plies).map_err(PyValueError::new_err)?;
+        let inner = interrupt::sliced(py, |stop| one.repeat(n, stop))?;
         Ok(Batch { inner })
     }
 

@@ -230,7 +230,7 @@ def _alarm(signum, frame):
 PUBLIC_CALLS = [
     ("State", lambda v: igroteka.State(v)),
     ("State variant", lambda v: igroteka.State("focus", variant=v)),
-    ("State position", lambda v: igroteka.State("hexdraughts", position=v)),
+    *[(f"State position {g.name}", lambda v, g=g.name: igroteka.State(g, position=v)) for g in igroteka.games()],
     ("State max_plies", lambda v: igroteka.State("city", max_plies=v)),
     ("State.from_actions", lambda v: igroteka.State.from_actions("city", "16", "", 0, v)),
     ("apply_action", lambda v: igroteka.State("city").apply_action(v)),
@@ -273,8 +273,10 @@ PUBLIC_CALLS = [
 ]
 
 HOSTILE_VALUES = [-1, 0, 2**31, 2**32, 2**63, 2**64, -2**63, 10**30, 1e300, float("nan"), float("inf"),
-                  -0.5, "", "\x00", "(,=)", "a" * 5000, "8", None, [], [-1] * 3, [2**40], b"\xff",
-                  np.array([1, 2]), object()]
+                  -0.5, "", "\x00", "(,=)", "a" * 5000, "8", "Ж:Жé 1", "W:W" + "Ж" * 9, None, [], [-1] * 3,
+                  [2**40], b"\xff", np.array([1, 2]), np.array([[1, 2]]), np.array(["a", "b"]), object()]
+# Every game's start position, given to every other game.
+HOSTILE_VALUES += [igroteka.State(g.name).position for g in igroteka.games()]
 
 
 @pytest.mark.parametrize("name,call", PUBLIC_CALLS, ids=[name for name, _ in PUBLIC_CALLS])

@@ -7,6 +7,7 @@
 //! its own doing work that only a stop flag can end, a search ([`beside`]).
 //! The first exception a handler raises stops the work and is raised.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, Scope, ScopedJoinHandle};
 use std::time::{Duration, Instant};
@@ -59,7 +60,8 @@ impl<'a> Stop<'a> {
         self.flag.store(true, Ordering::Relaxed);
     }
 
-    /// Spawns `work` on a thread of `scope` that stops with this one's flag.
+    /// Spawns `work` on a thread of `scope` that stops with this one's flag
+    /// and wakes this thread when done.
     ///
     /// # Errors
     /// `MemoryError` when no thread can be started (a memory limit).
@@ -67,29 +69,37 @@ impl<'a> Stop<'a> {
         &self,
         scope: &'scope Scope<'scope, 'env>,
         work: impl FnOnce(&mut Stop<'_>) -> T + Send + 'scope,
-    ) -> PyResult<ScopedJoinHandle<'scope, T>>
+    ) -> PyResult<Worker<'scope, T>>
     where
         'a: 'scope,
     {
         let flag = self.flag;
-        thread::Builder::new()
-            .spawn_scoped(scope, move || work(&mut Stop::helper(flag)))
-            .map_err(|e| PyMemoryError::new_err(format!("cannot start a thread: {e}")))
+        let done = Arc::new(AtomicBool::new(false));
+        let (signal, caller) = (Arc::clone(&done), thread::current());
+        let handle = thread::Builder::new()
+            .spawn_scoped(scope, move || {
+                let result = work(&mut Stop::helper(flag));
+                signal.store(true, Ordering::Release);
+                caller.unpark();
+                result
+            })
+            .map_err(|e| PyMemoryError::new_err(format!("cannot start a thread: {e}")))?;
+        Ok(Worker { handle, done })
     }
 
-    /// Waits for `handle` to finish, looking at signals meanwhile (a signal
+    /// Waits for `worker` to finish, looking at signals meanwhile (a signal
     /// raises the flag, and the wait goes on until the thread has stopped).
     ///
     /// # Errors
     /// `RuntimeError` if the thread panicked (a bug).
-    pub fn join<T>(&mut self, handle: ScopedJoinHandle<'_, T>) -> PyResult<T> {
-        while !handle.is_finished() {
+    pub fn join<T>(&mut self, worker: Worker<'_, T>) -> PyResult<T> {
+        while !worker.done.load(Ordering::Acquire) && !worker.handle.is_finished() {
             if self.now() {
                 break;
             }
-            thread::park_timeout(Duration::from_millis(1));
+            thread::park_timeout(POLL);
         }
-        handle.join().map_err(|panic| {
+        worker.handle.join().map_err(|panic| {
             let text = panic
                 .downcast_ref::<&str>()
                 .map(|s| (*s).to_owned())
@@ -103,6 +113,13 @@ impl<'a> Stop<'a> {
     fn into_error(self) -> Option<PyErr> {
         self.error
     }
+}
+
+/// A thread started by [`Stop::spawn`].
+pub struct Worker<'scope, T> {
+    handle: ScopedJoinHandle<'scope, T>,
+    /// Raised when the work is done (before the thread has quite ended).
+    done: Arc<AtomicBool>,
 }
 
 /// Runs `work` on this thread without the GIL; `work` asks `stop.now()`
@@ -136,14 +153,9 @@ pub fn sliced<T: Send>(
 /// The signal handler's exception; `MemoryError` when no thread can start.
 pub fn beside<T: Send>(py: Python<'_>, work: impl FnOnce(&AtomicBool) -> T + Send) -> PyResult<T> {
     sliced(py, |stop| {
-        let caller = thread::current();
         thread::scope(|scope| {
-            let handle = stop.spawn(scope, |helper| {
-                let result = work(helper.flag);
-                caller.unpark();
-                result
-            })?;
-            stop.join(handle)
+            let worker = stop.spawn(scope, |helper| work(helper.flag))?;
+            stop.join(worker)
         })
     })
 }

@@ -18,12 +18,18 @@ use pyo3::prelude::*;
 /// How often signals are looked at: Ctrl-C stops the work within this.
 const POLL: Duration = Duration::from_millis(20);
 
+/// Reading the clock costs a tenth of a random move: only every so often.
+const CLOCK_PERIOD: u32 = 32;
+
 /// Whether the work must stop: raised by a helper's caller, or by a signal
 /// handler's exception (kept to be raised).
 pub struct Stop<'a> {
     flag: &'a AtomicBool,
     /// Whether this thread looks at Python's signals (the calling thread).
     signals: bool,
+    /// Calls of [`now`](Stop::now), which reads the clock every
+    /// [`CLOCK_PERIOD`]th.
+    calls: u32,
     next_poll: Instant,
     error: Option<PyErr>,
 }
@@ -31,11 +37,11 @@ pub struct Stop<'a> {
 impl<'a> Stop<'a> {
     /// A stop for a helper thread: only `flag`.
     pub fn helper(flag: &'a AtomicBool) -> Self {
-        Stop { flag, signals: false, next_poll: Instant::now(), error: None }
+        Stop { flag, signals: false, calls: 0, next_poll: Instant::now(), error: None }
     }
 
     fn caller(flag: &'a AtomicBool) -> Self {
-        Stop { flag, signals: true, next_poll: Instant::now() + POLL, error: None }
+        Stop { flag, signals: true, calls: 0, next_poll: Instant::now() + POLL, error: None }
     }
 
     /// Whether to stop now. Cheap: call it between small pieces of work
@@ -44,7 +50,11 @@ impl<'a> Stop<'a> {
         if self.flag.load(Ordering::Relaxed) {
             return true;
         }
-        if self.signals && Instant::now() >= self.next_poll {
+        self.calls = self.calls.wrapping_add(1);
+        if self.signals
+            && self.calls.is_multiple_of(CLOCK_PERIOD)
+            && Instant::now() >= self.next_poll
+        {
             if let Err(error) = Python::attach(|py| py.check_signals()) {
                 self.error = Some(error);
                 self.flag.store(true, Ordering::Relaxed);

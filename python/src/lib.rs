@@ -789,7 +789,7 @@ struct Slot {
 impl Engine {
     /// The engine's memory, once no other search of this process uses it
     /// (waiting without the GIL; Ctrl-C stops the wait).
-    fn take_memory(&self, py: Python<'_>) -> PyResult<(Memory, bool)> {
+    fn take_memory(&self, py: Python<'_>) -> PyResult<Taken<'_>> {
         loop {
             {
                 let mut slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
@@ -799,17 +799,28 @@ impl Engine {
                 }
                 if slot.taken_by.is_none() {
                     slot.taken_by = Some(pid);
-                    return Ok((slot.memory.take().unwrap_or_default(), slot.checked));
+                    let memory = slot.memory.take().unwrap_or_default();
+                    return Ok(Taken { engine: self, memory, checked: slot.checked });
                 }
             }
             py.detach(|| std::thread::sleep(Duration::from_millis(1)));
             py.check_signals()?;
         }
     }
+}
 
-    fn put_back(&self, memory: Memory, checked: bool) {
-        let mut slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
-        *slot = Slot { memory: Some(memory), taken_by: None, checked };
+/// An engine's memory in use; given back when dropped, whatever happens.
+struct Taken<'a> {
+    engine: &'a Engine,
+    memory: Memory,
+    checked: bool,
+}
+
+impl Drop for Taken<'_> {
+    fn drop(&mut self) {
+        let memory = std::mem::take(&mut self.memory);
+        let mut slot = self.engine.slot.lock().unwrap_or_else(PoisonError::into_inner);
+        *slot = Slot { memory: Some(memory), taken_by: None, checked: self.checked };
     }
 }
 
@@ -858,20 +869,16 @@ impl Engine {
             self.use_table,
         )?;
         let state = state.borrow().inner.clone_box();
-        let (mut memory, checked) = self.take_memory(py)?;
+        let mut taken = self.take_memory(py)?;
         // The table once (it is kept), the threads' room every time.
-        let room = check_memory(if checked { 0 } else { think.hash_mb }, think.threads);
-        let fits = room.is_ok();
-        let result = room.and_then(|()| search_state(py, state, &think, &mut memory));
-        self.put_back(memory, checked || fits);
-        result
+        check_memory(if taken.checked { 0 } else { think.hash_mb }, think.threads)?;
+        taken.checked = true;
+        search_state(py, state, &think, &mut taken.memory)
     }
 
     /// Forgets what was learnt (a new game).
     fn new_game(&self, py: Python<'_>) -> PyResult<()> {
-        let (mut memory, checked) = self.take_memory(py)?;
-        memory.clear();
-        self.put_back(memory, checked);
+        self.take_memory(py)?.memory.clear();
         Ok(())
     }
 }

@@ -42,8 +42,8 @@ def test_ctrl_c_stops_a_long_call(call):
     code = f"""
         import sys, igroteka
         state = igroteka.State("focus")
-        print("ready", flush=True)
         try:
+            print("ready", flush=True)
             {call}
         except KeyboardInterrupt:
             print("interrupted", flush=True)
@@ -63,7 +63,7 @@ def test_ctrl_c_stops_a_long_call(call):
         child.wait()
     assert child.returncode == 3, (out, err)
     assert out == "interrupted\n"
-    assert waited < 2.0
+    assert waited < 3.0
 
 
 def test_an_engine_shared_by_two_threads_takes_turns():
@@ -89,15 +89,16 @@ def test_an_engine_shared_by_two_threads_takes_turns():
 
 def test_ctrl_c_stops_a_thread_waiting_for_a_busy_engine():
     code = """
-        import sys, threading, igroteka
+        import os, threading, igroteka
         engine = igroteka.Engine("alphabeta")
         state = igroteka.State("focus")
-        threading.Thread(target=lambda: engine.best_move(state, movetime=3), daemon=True).start()
-        print("ready", flush=True)
+        threading.Thread(target=lambda: engine.best_move(state, movetime=4)).start()
         try:
+            print("ready", flush=True)
             engine.best_move(state, depth=2)
         except KeyboardInterrupt:
-            sys.exit(3)
+            os._exit(3)
+        os._exit(0)
         """
     child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], stdout=subprocess.PIPE,
                              text=True, cwd=os.path.dirname(__file__))
@@ -105,7 +106,8 @@ def test_ctrl_c_stops_a_thread_waiting_for_a_busy_engine():
         assert child.stdout.readline() == "ready\n"
         time.sleep(0.3)
         child.send_signal(signal.SIGINT)
-        assert child.wait(timeout=2.5) == 3
+        # Long before the other thread's search of 4 s ends.
+        assert child.wait(timeout=2) == 3
     finally:
         child.kill()
         child.wait()

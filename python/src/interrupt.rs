@@ -51,10 +51,15 @@ impl<'a> Stop<'a> {
             return true;
         }
         self.calls = self.calls.wrapping_add(1);
-        if self.signals
-            && self.calls.is_multiple_of(CLOCK_PERIOD)
-            && Instant::now() >= self.next_poll
-        {
+        self.calls.is_multiple_of(CLOCK_PERIOD) && self.poll()
+    }
+
+    /// Whether to stop now, the clock read at once.
+    fn poll(&mut self) -> bool {
+        if self.flag.load(Ordering::Relaxed) {
+            return true;
+        }
+        if self.signals && Instant::now() >= self.next_poll {
             if let Err(error) = Python::attach(|py| py.check_signals()) {
                 self.error = Some(error);
                 self.flag.store(true, Ordering::Relaxed);
@@ -104,7 +109,7 @@ impl<'a> Stop<'a> {
     /// `RuntimeError` if the thread panicked (a bug).
     pub fn join<T>(&mut self, worker: Worker<'_, T>) -> PyResult<T> {
         while !worker.done.load(Ordering::Acquire) && !worker.handle.is_finished() {
-            if self.now() {
+            if self.poll() {
                 break;
             }
             thread::park_timeout(POLL);

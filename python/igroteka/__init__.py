@@ -13,6 +13,10 @@ exposes them to Python:
 - ``igroteka.pettingzoo.env(game=...)``: a PettingZoo AEC environment.
 - ``igroteka.gymnasium.env(game=...)``: one side against an opponent, for Gymnasium.
 
+Errors are exceptions (``ValueError``, ``IllegalActionError``,
+``MemoryError``), never an abort or pyo3's ``PanicException``; long calls
+run without the GIL and Ctrl-C stops them (``KeyboardInterrupt``).
+
 See the README for the action mapping and the planes of each game.
 """
 

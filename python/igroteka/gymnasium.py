@@ -44,7 +44,8 @@ def env(game: str = "otrazhenie", **kwargs) -> "GameEnv":
 class GameEnv(gymnasium.Env):
     """One side of a game against ``opponent``: ``"random"`` (uniform over
     the legal actions, seeded by ``reset``), ``"alphabeta"`` or ``"mcts"``
-    (the engines, with ``opponent_limits``, default ``{"nodes": 1000}``),
+    (the engines, with ``opponent_limits``, default ``{"nodes": 1000}``,
+    seeded by ``reset`` too),
     or a function from the state to an action. ``play_as`` is the agent's
     player (0 moves first)."""
 
@@ -98,7 +99,8 @@ class GameEnv(gymnasium.Env):
         self.state = State(self.game, variant=self.variant, position=self.position,
                            max_plies=self.max_plies)
         if self._engine is not None:
-            self._engine.new_game()
+            # A new game, seeded as the rest of the episode.
+            self._engine = Engine(self.opponent, seed=int(self.np_random.integers(2**63)))
         self._opponent_moves()
         return self._observation(), {}
 

@@ -18,6 +18,8 @@ rollouts run in Rust.
 
 from __future__ import annotations
 
+import urllib.parse
+
 import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts
@@ -28,6 +30,27 @@ from . import State, games, spec
 __all__ = ["RolloutEvaluator", "game_name", "register"]
 
 _PREFIX = "igroteka_"
+
+# What OpenSpiel's game strings cannot hold in a string value, as URL
+# escapes: a game string's "variant=8" reads as an int, which pyspiel then
+# refuses for a string parameter, and a comma ends the value.
+_ESCAPES = {"%": "%25", ",": "%2C", "(": "%28", ")": "%29", "=": "%3D"}
+
+
+def _escape(text: str) -> str:
+    """``text`` as a string value of a game string."""
+    text = "".join(_ESCAPES.get(char, char) for char in text)
+    try:
+        float(text)
+    except ValueError:
+        if text not in ("True", "False"):
+            return text
+    return f"%{ord(text[0]):02X}{text[1:]}"
+
+
+def _unescape(text: str) -> str:
+    # No variant name or position text has a '%': one with it was escaped.
+    return urllib.parse.unquote(text) if "%" in text else text
 
 
 def game_name(game: str) -> str:
@@ -69,10 +92,11 @@ class IgrotekaGame(pyspiel.Game):
         name = game_type.short_name[len(_PREFIX):]
         params = dict(params or {})
         defaults = game_type.parameter_specification
-        # pyspiel reads "variant=8" as an int: variants are names.
-        self.variant = str(params.get("variant", defaults["variant"]))
+        self.variant = _unescape(str(params.get("variant", defaults["variant"])))
         self.max_plies = int(params.get("max_plies", defaults["max_plies"]))
-        self.position = str(params.get("position", defaults["position"])) or None
+        self.position = _unescape(str(params.get("position", defaults["position"]))) or None
+        # Escaped, so that the game and its states load from its game string.
+        params.update(variant=_escape(self.variant), position=_escape(self.position or ""))
         if self.max_plies <= 0:
             raise ValueError("OpenSpiel games need a ply cap: max_plies > 0")
         self.spec = spec(name, self.variant)
@@ -87,6 +111,9 @@ class IgrotekaGame(pyspiel.Game):
             max_game_length=self.spec.max_game_length(self.max_plies),
         )
         super().__init__(game_type, info, params)
+
+    def __reduce__(self):
+        return _load_game, (str(self),)
 
     def new_initial_state(self):
         native = State(self.name, variant=self.spec.variant, position=self.position,
@@ -129,7 +156,9 @@ class IgrotekaState(pyspiel.State):
         return _state_text(self.native)
 
     def __deepcopy__(self, memo):
-        return IgrotekaState(self.get_game(), self.native.clone())
+        # OpenSpiel's clone keeps the history (the base class's), which a
+        # new state would not.
+        return self.clone()
 
 
 def _state_text(native: State) -> str:
@@ -179,6 +208,12 @@ class RolloutEvaluator(mcts.Evaluator):
     def prior(self, state):
         actions = state.legal_actions(state.current_player())
         return [(action, 1.0 / len(actions)) for action in actions]
+
+
+def _load_game(game_string: str):
+    """The game of a game string (unpickling: registers the games first)."""
+    register()
+    return pyspiel.load_game(game_string)
 
 
 _registered = False

@@ -18,7 +18,8 @@ action of the agent to act, zeros for the other). Rewards are +1/-1/0 at
 the end. A game that ends by the rules is a termination; one stopped at
 the ply cap (``max_plies``, default the game's) is a truncation, with the
 game's adjudicated result as the rewards (a draw for most games; Adiyukh
-scores the position). A multi-jump with several routes between the same
+scores the position). ``env.unwrapped.native`` is the game (an
+``igroteka.State``); ``state()`` is the first player's observation. A multi-jump with several routes between the same
 two cells takes more than one action: the same agent acts again.
 """
 
@@ -79,7 +80,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
         self.observation_spaces = {agent: observation for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(self.spec.num_actions)
                               for agent in self.possible_agents}
-        self.state = None
+        self.state_space = observation["observation"]
+        # The game (``igroteka.State``); ``state()`` is PettingZoo's global state.
+        self.native: State | None = None
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -87,17 +90,22 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
     def action_space(self, agent):
         return self.action_spaces[agent]
 
+    def state(self):
+        """The global state: the planes from the first player's side (they
+        show whose turn it is)."""
+        return self.native.observation(0)
+
     def observe(self, agent):
         player = self.possible_agents.index(agent)
-        observation = self.state.observation(player)
-        if self.state.current_player == player:
-            mask = self.state.legal_action_mask()
+        observation = self.native.observation(player)
+        if self.native.current_player == player:
+            mask = self.native.legal_action_mask()
         else:
             mask = np.zeros(self.spec.num_actions, np.int8)
         return {"observation": observation, "action_mask": mask}
 
     def reset(self, seed=None, options=None):
-        self.state = State(self.game, variant=self.variant, position=self.position,
+        self.native = State(self.game, variant=self.variant, position=self.position,
                            max_plies=self.max_plies)
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
@@ -105,7 +113,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = self.agents[self.state.current_player]
+        self.agent_selection = self.agents[self.native.current_player]
         if self.render_mode == "human":
             self.render()
 
@@ -115,10 +123,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply_action(int(action))
-        if self.state.is_terminal():
-            outcome = self.state.outcome
-            returns = self.state.returns()
+        self.native.apply_action(int(action))
+        if self.native.is_terminal():
+            outcome = self.native.outcome
+            returns = self.native.returns()
             ended = {agent: True for agent in self.agents}
             if outcome["at_cap"]:
                 self.truncations = ended
@@ -128,7 +136,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
                 self.rewards[name] = float(returns[player])
                 self.infos[name] = {"outcome": outcome}
         else:
-            self.agent_selection = self.possible_agents[self.state.current_player]
+            self.agent_selection = self.possible_agents[self.native.current_player]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -136,7 +144,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
     def render(self):
         if self.render_mode is None:
             return None
-        text = self.state.board_text()
+        text = self.native.board_text()
         if self.render_mode == "human":
             print(text)
             return None

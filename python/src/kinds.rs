@@ -10,7 +10,11 @@ use board_core::view::{Board, Pieces};
 use board_core::{Evaluate, Game, Outcome, Player, Rng, Variant};
 use search::{DynTable, GameEntry, Info, Memory, SearchGame, Think};
 
+use pyo3::exceptions::PyMemoryError;
+use pyo3::prelude::*;
+
 use crate::encode::Encode;
+use crate::interrupt::Stop;
 use crate::state::{Native, PlayError, Playouts, Spec};
 
 /// The typed implementation of each game of `games::GAMES`, found by name.
@@ -28,7 +32,7 @@ pub fn kind(entry: &GameEntry) -> Option<&'static dyn Kind> {
     KINDS.iter().copied().find(|kind| kind.name() == entry.name)
 }
 
-/// One game: specs, new states and batches.
+/// One game: specs and new states.
 pub trait Kind: Send + Sync {
     fn name(&self) -> &'static str;
     /// The spec of `variant` (a canonical name of the game's variants).
@@ -43,17 +47,6 @@ pub trait Kind: Send + Sync {
         text: Option<&str>,
         max_plies: u32,
     ) -> Result<Box<dyn DynState>, String>;
-    /// `n` games of `variant` side by side.
-    ///
-    /// # Errors
-    /// The text's error.
-    fn new_batch(
-        &self,
-        variant: &'static str,
-        text: Option<&str>,
-        max_plies: u32,
-        n: usize,
-    ) -> Result<Box<dyn DynBatch>, String>;
 }
 
 struct Typed<G>(PhantomData<fn() -> G>);
@@ -100,28 +93,26 @@ impl<G: Encode> Kind for Typed<G> {
     ) -> Result<Box<dyn DynState>, String> {
         Ok(Box::new(self.native(variant, text, max_plies)?))
     }
-
-    fn new_batch(
-        &self,
-        variant: &'static str,
-        text: Option<&str>,
-        max_plies: u32,
-        n: usize,
-    ) -> Result<Box<dyn DynBatch>, String> {
-        let one = self.native(variant, text, max_plies)?;
-        Ok(Box::new(Batch { states: vec![one; n] }))
-    }
 }
 
-/// The endgame table of `entry`'s game, built or loaded once per process.
-pub fn endgame_table(entry: &GameEntry) -> Option<DynTable> {
+/// The endgame table of `entry`'s game, built or loaded once per process
+/// (by the first search that needs it). The lock is held only with the GIL
+/// and never while building, so that a process forked meanwhile never finds
+/// it held.
+pub fn endgame_table(py: Python<'_>, entry: &GameEntry) -> Option<DynTable> {
     static TABLES: Mutex<Vec<DynTable>> = Mutex::new(Vec::new());
-    let mut tables = TABLES.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(table) = tables.iter().find(|t| t.game() == entry.name) {
-        return Some(table.clone());
+    let known = || {
+        let tables = TABLES.lock().unwrap_or_else(PoisonError::into_inner);
+        tables.iter().find(|t| t.game() == entry.name).cloned()
+    };
+    if let Some(table) = known() {
+        return Some(table);
     }
-    let table = entry.endgame_table()?;
-    tables.push(table.clone());
+    let table = py.detach(|| entry.endgame_table())?;
+    if let Some(table) = known() {
+        return Some(table);
+    }
+    TABLES.lock().unwrap_or_else(PoisonError::into_inner).push(table.clone());
     Some(table)
 }
 
@@ -154,12 +145,20 @@ pub trait DynState: Send + Sync {
     fn route(&self) -> Option<(Vec<String>, String)>;
     fn route_moves(&self) -> Vec<String>;
     fn observe(&self, observer: Player, out: &mut [f32]);
-    fn perft(&self, depth: u32) -> u64;
-    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)>;
-    fn playouts(&self, n: u64, seed: u64) -> Playouts;
+    /// Perft, `None` when `stop` said so.
+    fn perft(&self, depth: u32, stop: &mut Stop<'_>) -> Option<u64>;
+    /// Perft below each move, `None` when `stop` said so.
+    fn perft_divide(&self, depth: u32, stop: &mut Stop<'_>) -> Option<Vec<(String, u64)>>;
+    /// Random games from here, fewer when `stop` says so.
+    fn playouts(&self, n: u64, seed: u64, stop: &mut Stop<'_>) -> Playouts;
     fn random_action(&self, rng: &mut Rng) -> Option<u32>;
     fn evaluate(&self) -> i32;
     fn zobrist(&self) -> u64;
+    /// `n` games from this one's start, side by side (its moves dropped).
+    ///
+    /// # Errors
+    /// `MemoryError` when they do not fit; `stop`'s exception.
+    fn repeat(&self, n: usize, stop: &mut Stop<'_>) -> PyResult<Box<dyn DynBatch>>;
     /// Searches the position (the caller makes sure no route is being picked).
     fn think(
         &self,
@@ -251,17 +250,15 @@ impl<G: Encode> DynState for Native<G> {
     fn observe(&self, observer: Player, out: &mut [f32]) {
         Native::observe(self, observer, out);
     }
-    fn perft(&self, depth: u32) -> u64 {
-        Game::perft(self.position(), depth)
+    fn perft(&self, depth: u32, stop: &mut Stop<'_>) -> Option<u64> {
+        crate::state::perft(self.position(), depth, stop)
     }
-    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
-        board_core::perft::perft_divide(self.position(), depth)
-            .into_iter()
-            .map(|(mv, n)| (mv.to_string(), n))
-            .collect()
+    fn perft_divide(&self, depth: u32, stop: &mut Stop<'_>) -> Option<Vec<(String, u64)>> {
+        let counts = crate::state::perft_divide(self.position(), depth, stop)?;
+        Some(counts.into_iter().map(|(mv, n)| (mv.to_string(), n)).collect())
     }
-    fn playouts(&self, n: u64, seed: u64) -> Playouts {
-        Native::playouts(self, n, seed)
+    fn playouts(&self, n: u64, seed: u64, stop: &mut Stop<'_>) -> Playouts {
+        Native::playouts(self, n, seed, stop)
     }
     fn random_action(&self, rng: &mut Rng) -> Option<u32> {
         Native::random_action(self, rng)
@@ -271,6 +268,23 @@ impl<G: Encode> DynState for Native<G> {
     }
     fn zobrist(&self) -> u64 {
         Game::zobrist(self.position())
+    }
+    fn repeat(&self, n: usize, stop: &mut Stop<'_>) -> PyResult<Box<dyn DynBatch>> {
+        let mut one = self.clone();
+        one.restart();
+        let too_many = || PyMemoryError::new_err(format!("{n} games do not fit in memory"));
+        let mut states = Vec::new();
+        states.try_reserve_exact(n).map_err(|_| too_many())?;
+        // The states' own buffers: refused now rather than an abort later.
+        let heap = one.footprint().saturating_sub(std::mem::size_of::<Native<G>>());
+        Vec::<u8>::new().try_reserve_exact(heap.saturating_mul(n)).map_err(|_| too_many())?;
+        for _ in 0..n {
+            if stop.now() {
+                break;
+            }
+            states.push(one.clone());
+        }
+        Ok(Box::new(Batch { states }))
     }
     fn think(
         &self,
@@ -300,14 +314,14 @@ pub trait DynBatch: Send + Sync {
     /// or at the cap, and starts again.
     ///
     /// # Errors
-    /// The first game whose action is not legal, and why (the games before
-    /// it have moved).
+    /// The first game whose action is not legal, and why; no game has
+    /// moved then.
     fn step(&mut self, actions: &[i64], out: &mut StepOut<'_>) -> Result<(), (usize, PlayError)>;
     /// A uniformly random legal action per game.
     fn random_actions(&self, rng: &mut Rng, out: &mut [i64]);
     /// `steps` random actions in every game, restarting ended games; returns
-    /// (games ended, actions played).
-    fn step_random(&mut self, steps: u64, seed: u64) -> (u64, u64);
+    /// (games ended, actions played). Stops when `stop` says so.
+    fn step_random(&mut self, steps: u64, seed: u64, stop: &mut Stop<'_>) -> (u64, u64);
     fn restart(&mut self);
 }
 
@@ -359,9 +373,14 @@ impl<G: Encode> DynBatch for Batch<G> {
         }
     }
     fn step(&mut self, actions: &[i64], out: &mut StepOut<'_>) -> Result<(), (usize, PlayError)> {
+        let as_u32 = |i: usize, action: i64| {
+            u32::try_from(action).map_err(|_| (i, PlayError::Action(action)))
+        };
+        for (i, (state, &action)) in self.states.iter().zip(actions).enumerate() {
+            state.check(as_u32(i, action)?).map_err(|e| (i, e))?;
+        }
         for (i, (state, &action)) in self.states.iter_mut().zip(actions).enumerate() {
-            let action = u32::try_from(action).map_err(|_| (i, PlayError::Action(u32::MAX)))?;
-            state.apply(action).map_err(|e| (i, e))?;
+            state.apply(as_u32(i, action)?).map_err(|e| (i, e))?;
             let [first, second] = rewards(state.outcome());
             out.rewards[2 * i] = first;
             out.rewards[2 * i + 1] = second;
@@ -380,11 +399,14 @@ impl<G: Encode> DynBatch for Batch<G> {
             *out = state.random_action(rng).map_or(-1, i64::from);
         }
     }
-    fn step_random(&mut self, steps: u64, seed: u64) -> (u64, u64) {
+    fn step_random(&mut self, steps: u64, seed: u64, stop: &mut Stop<'_>) -> (u64, u64) {
         let mut rng = Rng::new(seed);
         let (mut ended, mut played) = (0, 0);
         for _ in 0..steps {
             for state in &mut self.states {
+                if stop.now() {
+                    return (ended, played);
+                }
                 let Some(action) = state.random_action(&mut rng) else { continue };
                 if state.apply(action).is_ok() {
                     played += 1;

@@ -5,16 +5,17 @@
 //! `games::GAMES`; each game's typed part is in `encode` and `kinds`.
 
 mod encode;
+mod interrupt;
 mod kinds;
 mod state;
 
-use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use board_core::view::{Board, Pieces};
 use board_core::{ByPlayer, Player, Rng, Score};
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList};
@@ -23,8 +24,10 @@ use search::{EngineKind, GameEntry, Info, Limits, Memory, Think};
 use kinds::{DynBatch, DynState, Kind, StepOut, rewards};
 use state::{PlayError, Playouts, Spec};
 
+// Named as `igroteka` exports it, so that pickle finds it (a worker process
+// of `multiprocessing` sends it to its parent).
 pyo3::create_exception!(
-    _native,
+    igroteka,
     IllegalActionError,
     PyValueError,
     "An action or move that is not legal in the state."
@@ -32,6 +35,60 @@ pyo3::create_exception!(
 
 fn illegal(error: PlayError) -> PyErr {
     IllegalActionError::new_err(error.to_string())
+}
+
+/// The bounds the protocol puts on `Hash` (megabytes) and `Threads`.
+const MAX_HASH_MB: usize = 1024;
+const MAX_THREADS: usize = 256;
+/// Deeper perft would never end; the bound keeps its buffers small.
+const MAX_PERFT_DEPTH: u32 = 64;
+
+/// `value` if it is within `1..=max`, else a `ValueError`.
+fn bounded(name: &str, value: usize, max: usize) -> PyResult<usize> {
+    if (1..=max).contains(&value) {
+        Ok(value)
+    } else {
+        Err(PyValueError::new_err(format!("{name} is {value}: give 1 to {max}")))
+    }
+}
+
+fn perft_depth(depth: u32) -> PyResult<u32> {
+    if depth > MAX_PERFT_DEPTH {
+        return Err(PyValueError::new_err(format!(
+            "perft depth {depth} is more than {MAX_PERFT_DEPTH}"
+        )));
+    }
+    Ok(depth)
+}
+
+/// `len` default values, or a `MemoryError` when they do not fit.
+fn zeroed<T: Clone + Default>(len: usize) -> PyResult<Vec<T>> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(len)
+        .map_err(|_| PyMemoryError::new_err(format!("{len} values do not fit in memory")))?;
+    out.resize(len, T::default());
+    Ok(out)
+}
+
+/// A `MemoryError` unless `hash_mb` megabytes and room for `threads`
+/// threads can be had now: the search crate allocates its table (or grows
+/// its tree) up to that, and any allocation that fails later, however
+/// small, aborts the process.
+fn check_memory(hash_mb: usize, threads: usize) -> PyResult<()> {
+    // Each thread takes a stack (2 MB), and glibc gives each of the first
+    // 8 per core a heap of its own, which reserves 64 MB of address space.
+    let helpers = threads.saturating_sub(1);
+    let arenas = match helpers {
+        0 => 0,
+        // Reads the cgroup's files: some microseconds, not for every call.
+        _ => helpers.min(8 * std::thread::available_parallelism().map_or(1, usize::from)),
+    };
+    let megabytes = hash_mb + 2 * helpers + 64 * arenas;
+    Vec::<u8>::new().try_reserve_exact(megabytes << 20).map_err(|_| {
+        PyMemoryError::new_err(format!(
+            "hash_mb={hash_mb} and threads={threads}: that much memory cannot be had"
+        ))
+    })
 }
 
 /// The registered game `name` and its typed implementation.
@@ -342,7 +399,7 @@ impl State {
     }
 
     fn apply_action(&mut self, action: i64) -> PyResult<()> {
-        let action = u32::try_from(action).map_err(|_| illegal(PlayError::Action(u32::MAX)))?;
+        let action = u32::try_from(action).map_err(|_| illegal(PlayError::Action(action)))?;
         self.inner.apply(action).map_err(illegal)
     }
 
@@ -469,47 +526,64 @@ impl State {
         array(py, float_bytes(&out), "float32", &spec.shape)
     }
 
-    /// The number of leaf positions `depth` moves ahead (the cap ignored).
-    fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
-        let state = self.inner.clone_box();
-        py.detach(move || state.perft(depth))
+    /// The number of leaf positions `depth` moves ahead (the cap ignored;
+    /// `depth` at most 64). Ctrl-C stops it.
+    fn perft(slf: PyRef<'_, Self>, depth: u32) -> PyResult<u64> {
+        let depth = perft_depth(depth)?;
+        let (py, state) = (slf.py(), slf.inner.clone_box());
+        drop(slf);
+        interrupt::sliced(py, |stop| Ok(state.perft(depth, stop).unwrap_or_default()))
     }
 
     /// Perft below each legal move.
-    fn perft_divide(&self, py: Python<'_>, depth: u32) -> Vec<(String, u64)> {
-        let state = self.inner.clone_box();
-        py.detach(move || state.perft_divide(depth))
+    fn perft_divide(slf: PyRef<'_, Self>, depth: u32) -> PyResult<Vec<(String, u64)>> {
+        let depth = perft_depth(depth)?;
+        let (py, state) = (slf.py(), slf.inner.clone_box());
+        drop(slf);
+        interrupt::sliced(py, |stop| Ok(state.perft_divide(depth, stop).unwrap_or_default()))
     }
 
     /// `n` uniformly random games from here to their end or the cap, in
-    /// Rust on `threads` threads (seeded: the same seed, the same games):
-    /// a dict of games, plies, wins (first, second) and draws.
+    /// Rust on `threads` threads (1 to 256; seeded: the same seed, the same
+    /// games): a dict of games, plies, wins (first, second) and draws.
+    /// Ctrl-C stops them.
     #[pyo3(signature = (n, seed=0, threads=1))]
-    fn random_playouts<'py>(
-        &self,
-        py: Python<'py>,
+    fn random_playouts(
+        slf: PyRef<'_, Self>,
         n: u64,
         seed: u64,
-        threads: u64,
-    ) -> PyResult<Bound<'py, PyDict>> {
-        let state = self.inner.clone_box();
-        let threads = threads.clamp(1, n.max(1));
-        let total = py.detach(move || {
+        threads: usize,
+    ) -> PyResult<Bound<'_, PyDict>> {
+        let threads = bounded("threads", threads, MAX_THREADS)? as u64;
+        let (py, state) = (slf.py(), slf.inner.clone_box());
+        drop(slf);
+        let threads = threads.min(n.max(1));
+        check_memory(0, threads as usize)?;
+        let share = |t: u64| n / threads + u64::from(t < n % threads);
+        // The calling thread plays the first share: one thread starts none.
+        let total = interrupt::sliced(py, |stop| {
             std::thread::scope(|scope| {
-                let workers: Vec<_> = (0..threads)
-                    .map(|t| {
-                        let share = n / threads + u64::from(t < n % threads);
-                        let state = &state;
-                        scope.spawn(move || state.playouts(share, seed.wrapping_add(t)))
-                    })
-                    .collect();
-                let mut total = Playouts::default();
-                for worker in workers {
-                    total.add(worker.join().expect("a playout thread does not panic"));
+                let state = &state;
+                let mut helpers = Vec::new();
+                for t in 1..threads {
+                    let helper = stop.spawn(scope, move |stop| {
+                        state.playouts(share(t), seed.wrapping_add(t), stop)
+                    });
+                    match helper {
+                        Ok(helper) => helpers.push(helper),
+                        Err(error) => {
+                            stop.raise();
+                            return Err(error);
+                        }
+                    }
                 }
-                total
+                let mut total = state.playouts(share(0), seed, stop);
+                for helper in helpers {
+                    total.add(stop.join(helper)?);
+                }
+                Ok(total)
             })
-        });
+        })?;
         playouts_dict(py, total)
     }
 
@@ -535,8 +609,7 @@ impl State {
     #[pyo3(signature = (engine="alphabeta", nodes=None, depth=None, movetime=None, seed=0, threads=1, hash_mb=16, use_table=true))]
     #[allow(clippy::too_many_arguments)]
     fn best_move(
-        &self,
-        py: Python<'_>,
+        slf: PyRef<'_, Self>,
         engine: &str,
         nodes: Option<u64>,
         depth: Option<u32>,
@@ -547,8 +620,10 @@ impl State {
         use_table: bool,
     ) -> PyResult<SearchResult> {
         let think = think(engine, nodes, depth, movetime, seed, threads, hash_mb, use_table)?;
-        let mut memory = Memory::default();
-        search_state(py, self, &think, &mut memory)
+        let (py, state) = (slf.py(), slf.inner.clone_box());
+        drop(slf);
+        check_memory(think.hash_mb, think.threads)?;
+        search_state(py, state, &think, &mut Memory::default())
     }
 }
 
@@ -566,14 +641,9 @@ fn think(
     let engine: EngineKind =
         engine.parse().map_err(|e: search::UnknownEngine| PyValueError::new_err(e.to_string()))?;
     let time = match movetime {
-        Some(seconds) if seconds.is_finite() && seconds >= 0.0 => {
-            Some(Duration::from_secs_f64(seconds))
-        }
-        Some(seconds) => {
-            return Err(PyValueError::new_err(format!(
-                "movetime {seconds} is not a time in seconds"
-            )));
-        }
+        Some(seconds) => Some(Duration::try_from_secs_f64(seconds).map_err(|_| {
+            PyValueError::new_err(format!("movetime {seconds} is not a time in seconds"))
+        })?),
         None => None,
     };
     if nodes.is_none() && depth.is_none() && time.is_none() && engine != EngineKind::Random {
@@ -583,38 +653,47 @@ fn think(
         engine,
         limits: Limits { depth, nodes, time, plies_left: None },
         seed,
-        hash_mb: hash_mb.max(1),
-        threads: threads.max(1),
+        hash_mb: bounded("hash_mb", hash_mb, MAX_HASH_MB)?,
+        threads: bounded("threads", threads, MAX_THREADS)?,
         use_table,
         ..Think::default()
     })
 }
 
-/// Searches `state` without the GIL.
+/// A search limited to this many nodes (or fewer) is short enough to run
+/// on the calling thread, where Ctrl-C waits for its end: a thread of its
+/// own, which lets Ctrl-C stop a search at once, costs tens of microseconds.
+const INLINE_NODES: u64 = 20_000;
+
+/// Searches `state` without the GIL: on a thread of its own, so that Ctrl-C
+/// stops the search and raises `KeyboardInterrupt`, unless it is short.
 fn search_state(
     py: Python<'_>,
-    state: &State,
+    state: Box<dyn DynState>,
     think: &Think,
     memory: &mut Memory,
 ) -> PyResult<SearchResult> {
-    if state.inner.current_player().is_none() {
+    if state.current_player().is_none() {
         return Err(PyValueError::new_err("the game is over"));
     }
-    if state.inner.route().is_some() {
+    if state.route().is_some() {
         return Err(PyValueError::new_err(
             "a capture's route is being picked: play its actions (or undo) before searching",
         ));
     }
-    let spec = state.inner.spec();
+    let spec = state.spec();
     if think.use_table && memory.endgame_table().is_none() {
         let entry = ::games::find(spec.game).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        memory.set_endgame_table(py.detach(|| kinds::endgame_table(entry)));
+        memory.set_endgame_table(kinds::endgame_table(py, entry));
     }
-    let position = state.inner.clone_box();
-    let stop = AtomicBool::new(false);
-    let (best, info) = py.detach(|| position.think(think, memory, &stop));
+    let position = &state;
+    let (best, info) = if think.limits.nodes.is_some_and(|nodes| nodes <= INLINE_NODES) {
+        py.detach(|| position.think(think, memory, &AtomicBool::new(false)))
+    } else {
+        interrupt::beside(py, |stop| position.think(think, memory, stop))?
+    };
     let actions = match &best {
-        Some(text) => state.inner.move_actions(text).map_err(illegal)?,
+        Some(text) => state.move_actions(text).map_err(illegal)?,
         None => Vec::new(),
     };
     Ok(SearchResult::new(best, actions, &info))
@@ -680,7 +759,8 @@ impl SearchResult {
 }
 
 /// An engine that keeps its memory (transposition table, MCTS tree,
-/// endgame table) from one search to the next, as in a game.
+/// endgame table) from one search to the next, as in a game. Used from
+/// several threads, its searches take turns.
 #[pyclass(module = "igroteka._native")]
 struct Engine {
     engine: String,
@@ -688,11 +768,66 @@ struct Engine {
     threads: usize,
     hash_mb: usize,
     use_table: bool,
-    memory: Mutex<Memory>,
+    /// Locked only with the GIL held and never for long, so a thread that
+    /// waits for it never blocks one that holds the GIL, and a process forked
+    /// (which holds the GIL) never finds it locked.
+    slot: Mutex<Slot>,
+}
+
+/// The engine's memory while no search uses it.
+#[derive(Default)]
+struct Slot {
+    /// `None` while a search uses it.
+    memory: Option<Memory>,
+    /// The process whose search took the memory: a forked child whose parent
+    /// was searching starts afresh instead of waiting for it.
+    taken_by: Option<u32>,
+    /// Whether room for the table (`hash_mb`) was checked.
+    checked: bool,
+}
+
+impl Engine {
+    /// The engine's memory, once no other search of this process uses it
+    /// (waiting without the GIL; Ctrl-C stops the wait).
+    fn take_memory(&self, py: Python<'_>) -> PyResult<Taken<'_>> {
+        loop {
+            {
+                let mut slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
+                let pid = std::process::id();
+                if slot.taken_by.is_some_and(|by| by != pid) {
+                    *slot = Slot::default();
+                }
+                if slot.taken_by.is_none() {
+                    slot.taken_by = Some(pid);
+                    let memory = slot.memory.take().unwrap_or_default();
+                    return Ok(Taken { engine: self, memory, checked: slot.checked });
+                }
+            }
+            py.detach(|| std::thread::sleep(Duration::from_millis(1)));
+            py.check_signals()?;
+        }
+    }
+}
+
+/// An engine's memory in use; given back when dropped, whatever happens.
+struct Taken<'a> {
+    engine: &'a Engine,
+    memory: Memory,
+    checked: bool,
+}
+
+impl Drop for Taken<'_> {
+    fn drop(&mut self) {
+        let memory = std::mem::take(&mut self.memory);
+        let mut slot = self.engine.slot.lock().unwrap_or_else(PoisonError::into_inner);
+        *slot = Slot { memory: Some(memory), taken_by: None, checked: self.checked };
+    }
 }
 
 #[pymethods]
 impl Engine {
+    /// `threads` 1 to 256, `hash_mb` 1 to 1024 (as the protocol's `Threads`
+    /// and `Hash`).
     #[new]
     #[pyo3(signature = (engine="alphabeta", seed=0, threads=1, hash_mb=16, use_table=true))]
     fn new(
@@ -706,10 +841,10 @@ impl Engine {
         Ok(Engine {
             engine: engine.to_owned(),
             seed,
-            threads,
-            hash_mb,
+            threads: bounded("threads", threads, MAX_THREADS)?,
+            hash_mb: bounded("hash_mb", hash_mb, MAX_HASH_MB)?,
             use_table,
-            memory: Mutex::default(),
+            slot: Mutex::default(),
         })
     }
 
@@ -718,7 +853,7 @@ impl Engine {
     fn best_move(
         &self,
         py: Python<'_>,
-        state: &State,
+        state: &Bound<'_, State>,
         nodes: Option<u64>,
         depth: Option<u32>,
         movetime: Option<f64>,
@@ -733,16 +868,18 @@ impl Engine {
             self.hash_mb,
             self.use_table,
         )?;
-        let mut memory =
-            self.memory.lock().map_err(|_| PyValueError::new_err("the engine failed"))?;
-        search_state(py, state, &think, &mut memory)
+        let state = state.borrow().inner.clone_box();
+        let mut taken = self.take_memory(py)?;
+        // The table once (it is kept), the threads' room every time.
+        check_memory(if taken.checked { 0 } else { think.hash_mb }, think.threads)?;
+        taken.checked = true;
+        search_state(py, state, &think, &mut taken.memory)
     }
 
     /// Forgets what was learnt (a new game).
-    fn new_game(&self) {
-        if let Ok(mut memory) = self.memory.lock() {
-            memory.clear();
-        }
+    fn new_game(&self, py: Python<'_>) -> PyResult<()> {
+        self.take_memory(py)?.memory.clear();
+        Ok(())
     }
 }
 
@@ -759,6 +896,7 @@ impl Batch {
     #[new]
     #[pyo3(signature = (game, n, variant=None, position=None, max_plies=None))]
     fn new(
+        py: Python<'_>,
         game: &str,
         n: usize,
         variant: Option<&str>,
@@ -771,8 +909,8 @@ impl Batch {
         let (entry, kind) = self::game(game)?;
         let variant = self::variant(entry, variant)?;
         let max_plies = max_plies.unwrap_or(entry.default_max_plies);
-        let inner =
-            kind.new_batch(variant, position, max_plies, n).map_err(PyValueError::new_err)?;
+        let one = kind.new_state(variant, position, max_plies).map_err(PyValueError::new_err)?;
+        let inner = interrupt::sliced(py, |stop| one.repeat(n, stop))?;
         Ok(Batch { inner })
     }
 
@@ -797,37 +935,31 @@ impl Batch {
         let spec = self.inner.spec();
         let mut shape = vec![self.inner.len()];
         shape.extend(&spec.shape);
+        let mut floats = zeroed(self.inner.len().saturating_mul(spec.observation_len()))?;
         let inner = &self.inner;
-        let floats = py.detach(|| {
-            let mut out = vec![0.0; inner.len() * spec.observation_len()];
-            inner.observe(&mut out);
-            out
-        });
+        py.detach(|| inner.observe(&mut floats));
         array(py, float_bytes(&floats), "float32", &shape)
     }
 
     /// Every game's legal-action mask: int8 `(n, num_actions)`.
     fn action_masks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let (n, actions) = (self.inner.len(), self.inner.spec().num_actions);
+        let mut mask = zeroed(n.saturating_mul(actions))?;
         let inner = &self.inner;
-        let mask = py.detach(|| {
-            let mut mask = vec![0; n * actions];
-            inner.masks(&mut mask);
-            mask
-        });
+        py.detach(|| inner.masks(&mut mask));
         array(py, &mask, "int8", &[n, actions])
     }
 
     /// Every game's player to act: int8 `(n,)`.
     fn current_players<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let mut players = vec![0i8; self.inner.len()];
+        let mut players: Vec<i8> = zeroed(self.inner.len())?;
         self.inner.players(&mut players);
         let bytes: Vec<u8> = players.iter().map(|&p| p as u8).collect();
         array(py, &bytes, "int8", &[players.len()])
     }
 
-    /// Plays one action in each game (any integer sequence of length n).
-    /// Returns `(rewards, terminated, truncated)`: float32 `(n, 2)` (first
+    /// Plays one action in each game (any integer sequence of length n), or
+    /// none at all when one is illegal (`IllegalActionError`). Returns `(rewards, terminated, truncated)`: float32 `(n, 2)` (first
     /// player's, second player's), bool `(n,)` ended by the rules, bool
     /// `(n,)` stopped at the ply cap. Ended games restart at once.
     fn step<'py>(
@@ -846,9 +978,9 @@ impl Batch {
             .chunks_exact(8)
             .map(|c| i64::from_ne_bytes(c.try_into().expect("8 bytes")))
             .collect();
-        let mut rewards = vec![0.0; 2 * n];
-        let mut terminated = vec![0; n];
-        let mut truncated = vec![0; n];
+        let mut rewards = zeroed(2 * n)?;
+        let mut terminated = zeroed(n)?;
+        let mut truncated = zeroed(n)?;
         let inner = &mut self.inner;
         let result = py.detach(|| {
             let mut out = StepOut {
@@ -868,17 +1000,18 @@ impl Batch {
     /// A uniformly random legal action per game (seeded): int64 `(n,)`.
     #[pyo3(signature = (seed=0))]
     fn random_actions<'py>(&self, py: Python<'py>, seed: u64) -> PyResult<Bound<'py, PyAny>> {
-        let mut actions = vec![0i64; self.inner.len()];
+        let mut actions: Vec<i64> = zeroed(self.inner.len())?;
         self.inner.random_actions(&mut Rng::new(seed), &mut actions);
         array(py, bytemuck::cast_slice(&actions), "int64", &[actions.len()])
     }
 
     /// `steps` rounds of one random action in every game, all in Rust,
     /// restarting ended games: returns (games ended, actions played).
+    /// Ctrl-C stops it (the games keep what they played).
     #[pyo3(signature = (steps, seed=0))]
-    fn step_random(&mut self, py: Python<'_>, steps: u64, seed: u64) -> (u64, u64) {
+    fn step_random(&mut self, py: Python<'_>, steps: u64, seed: u64) -> PyResult<(u64, u64)> {
         let inner = &mut self.inner;
-        py.detach(|| inner.step_random(steps, seed))
+        interrupt::sliced(py, |stop| Ok(inner.step_random(steps, seed, stop)))
     }
 
     /// Restarts every game.
@@ -889,13 +1022,12 @@ impl Batch {
 
 /// The best move in `state` by an engine ("alphabeta", "mcts" or
 /// "random"), within `nodes`, `depth` (alpha-beta) or `movetime` seconds;
-/// the GIL is released while it searches.
+/// the GIL is released while it searches, and Ctrl-C stops it.
 #[pyfunction]
 #[pyo3(signature = (state, engine="alphabeta", nodes=None, depth=None, movetime=None, seed=0, threads=1, hash_mb=16, use_table=true))]
 #[allow(clippy::too_many_arguments)]
 fn best_move(
-    py: Python<'_>,
-    state: &State,
+    state: PyRef<'_, State>,
     engine: &str,
     nodes: Option<u64>,
     depth: Option<u32>,
@@ -905,7 +1037,7 @@ fn best_move(
     hash_mb: usize,
     use_table: bool,
 ) -> PyResult<SearchResult> {
-    state.best_move(py, engine, nodes, depth, movetime, seed, threads, hash_mb, use_table)
+    State::best_move(state, engine, nodes, depth, movetime, seed, threads, hash_mb, use_table)
 }
 
 #[pymodule]

@@ -18,6 +18,7 @@ use board_core::view::{Board, Pieces};
 use board_core::{Cell, Game, MoveError, Outcome, Player, Rng};
 
 use crate::encode::{Encode, Ends};
+use crate::interrupt::Stop;
 
 /// The fixed shape of a game's variant: actions and observation planes.
 #[derive(Debug)]
@@ -147,8 +148,8 @@ fn to_u32(n: usize) -> u32 {
 pub enum PlayError {
     /// The game is over.
     Over,
-    /// The action is not legal here.
-    Action(u32),
+    /// The action is not legal here (any integer Python gave).
+    Action(i64),
     /// A route is being picked, and the move is not one of it.
     Routing,
     /// The move text is not a legal move.
@@ -199,12 +200,22 @@ impl Playouts {
 }
 
 /// Plays `n` uniformly random games from `start` (`plies_left` plies at
-/// most, adjudicated there; `None`: no cap), with one move buffer.
-pub fn playouts<G: Game>(start: &G, n: u64, seed: u64, plies_left: Option<u32>) -> Playouts {
+/// most, adjudicated there; `None`: no cap), with one move buffer; fewer
+/// when `stop` says so.
+pub fn playouts<G: Game>(
+    start: &G,
+    n: u64,
+    seed: u64,
+    plies_left: Option<u32>,
+    stop: &mut Stop<'_>,
+) -> Playouts {
     let mut rng = Rng::new(seed);
     let mut moves = Vec::with_capacity(256);
     let mut result = Playouts::default();
     for _ in 0..n {
+        if stop.now() {
+            break;
+        }
         let mut pos = start.clone();
         let mut plies = 0;
         let outcome = loop {
@@ -222,6 +233,35 @@ pub fn playouts<G: Game>(start: &G, n: u64, seed: u64, plies_left: Option<u32>) 
         result.record(outcome, u64::from(plies));
     }
     result
+}
+
+/// Perft below each legal move of `pos` at `depth` (`depth >= 1`), in
+/// generation order, stopping when `stop` says so (`None`): the subtrees
+/// three plies from the leaves are counted by the game's own perft.
+pub fn perft_divide<G: Game>(
+    pos: &G,
+    depth: u32,
+    stop: &mut Stop<'_>,
+) -> Option<Vec<(G::Move, u64)>> {
+    pos.legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            Some((mv, perft(&child, depth.saturating_sub(1), stop)?))
+        })
+        .collect()
+}
+
+/// Perft of `pos` at `depth`, stopping when `stop` says so (`None`).
+pub fn perft<G: Game>(pos: &G, depth: u32, stop: &mut Stop<'_>) -> Option<u64> {
+    if stop.now() {
+        return None;
+    }
+    if depth <= 3 {
+        return Some(pos.perft(depth));
+    }
+    perft_divide(pos, depth, stop).map(|counts| counts.iter().map(|&(_, n)| n).sum())
 }
 
 /// The legal moves of a position and their actions.
@@ -452,6 +492,24 @@ impl<G: Encode> Native<G> {
         self.legal.keys.iter().enumerate().filter(move |&(_, &key)| key == action).map(|(i, _)| i)
     }
 
+    /// Whether `action` can be played, without playing it.
+    ///
+    /// # Errors
+    /// As [`apply`](Native::apply).
+    pub fn check(&self, action: u32) -> Result<(), PlayError> {
+        if self.current_player().is_none() {
+            return Err(PlayError::Over);
+        }
+        let legal = match &self.route {
+            None => self.group(action).next().is_some(),
+            Some(route) => route.candidates.iter().any(|(_, path)| {
+                let (from, to) = route.hop(path);
+                self.spec.action(from, to) == action
+            }),
+        };
+        if legal { Ok(()) } else { Err(PlayError::Action(action.into())) }
+    }
+
     /// Plays `action`.
     ///
     /// # Errors
@@ -467,7 +525,7 @@ impl<G: Encode> Native<G> {
                     (group.next(), group.next())
                 };
                 match (first, second) {
-                    (None, _) => return Err(PlayError::Action(action)),
+                    (None, _) => return Err(PlayError::Action(action.into())),
                     (Some(only), None) => self.play(self.legal.moves[only]),
                     _ => {
                         let group: Vec<usize> = self.group(action).collect();
@@ -502,7 +560,7 @@ impl<G: Encode> Native<G> {
                 match kept.len() {
                     0 => {
                         self.route = Some(before);
-                        return Err(PlayError::Action(action));
+                        return Err(PlayError::Action(action.into()));
                     }
                     1 => self.play(self.legal.moves[kept[0].0]),
                     _ => match next_cell(&kept[0].1, route.chosen.len()) {
@@ -645,8 +703,15 @@ impl<G: Encode> Native<G> {
     }
 
     /// Random games from here (the route being picked is ignored).
-    pub fn playouts(&self, n: u64, seed: u64) -> Playouts {
-        playouts(&self.pos, n, seed, self.plies_left())
+    pub fn playouts(&self, n: u64, seed: u64, stop: &mut Stop<'_>) -> Playouts {
+        playouts(&self.pos, n, seed, self.plies_left(), stop)
+    }
+
+    /// Bytes of one more state like this one, roughly (for a batch).
+    pub fn footprint(&self) -> usize {
+        std::mem::size_of::<Self>()
+            + self.legal.moves.capacity() * std::mem::size_of::<G::Move>()
+            + self.legal.keys.capacity() * std::mem::size_of::<u32>()
     }
 
     /// A fresh game from the same start and cap.

@@ -41,3 +41,13 @@ def test_registered_ids_and_illegal_actions():
     illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
     _, reward, terminated, _, info = environment.step(illegal)
     assert reward == -1 and terminated and info["illegal_action"] == illegal
+
+
+def test_engine_opponents_follow_the_seed():
+    def first_replies(seed):
+        environment = igroteka_gymnasium.env(game="focus", opponent="mcts", play_as=1,
+                                             opponent_limits={"nodes": 60})
+        return [tuple(environment.reset(seed=seed + k)[0]["observation"].reshape(-1)) for k in range(4)]
+
+    assert first_replies(10) == first_replies(10)
+    assert len(set(first_replies(10))) > 1

@@ -1,5 +1,8 @@
 """Every game and variant as an OpenSpiel game."""
 
+import copy
+import pickle
+
 import numpy as np
 import pytest
 
@@ -30,7 +33,7 @@ def test_random_sim_test_passes(game, variant):
     spec = igroteka.spec(game, variant)
     assert spiel_game.num_distinct_actions() == spec.num_actions
     assert spiel_game.observation_tensor_shape() == list(spec.observation_shape)
-    pyspiel.random_sim_test(spiel_game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(spiel_game, num_sims=2, serialize=True, verbose=False)
 
 
 def test_parameters_in_the_game_string():
@@ -85,3 +88,40 @@ def test_mcts_with_openspiels_own_rollouts():
     while not state.is_terminal():
         state.apply_action(bot.step(state))
     assert state.returns() in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_games_and_states_pickle(game):
+    spiel_game = load(game, max_plies=50)
+    again = pickle.loads(pickle.dumps(spiel_game))
+    assert again == spiel_game and str(again) == str(spiel_game)
+    state = spiel_game.new_initial_state()
+    for _ in range(5):
+        state.apply_action(state.legal_actions()[-1])
+    copied = pickle.loads(pickle.dumps(state))
+    assert copied.history() == state.history()
+    assert copied.native.position == state.native.position
+
+
+@pytest.mark.parametrize("game", ["hexdraughts", "focus", "city"])
+def test_a_game_from_a_position_loads_from_its_game_string(game):
+    native = igroteka.State(game)
+    for _ in range(3):
+        native.apply_action(native.random_action(seed=1))
+    spiel_game = load(game, position=native.position, variant=native.variant)
+    again = pyspiel.load_game(str(spiel_game))
+    assert again.new_initial_state().native.position == native.position
+    assert again.new_initial_state().native.variant == native.variant
+    state = spiel_game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    assert pickle.loads(pickle.dumps(state)).native.position == state.native.position
+    pyspiel.random_sim_test(spiel_game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_deepcopy_keeps_the_history():
+    state = load("city").new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    copied = copy.deepcopy(state)
+    assert copied.history() == state.history() and copied.native is not state.native
+    copied.apply_action(copied.legal_actions()[0])
+    assert len(state.history()) == 1 and len(copied.history()) == 2

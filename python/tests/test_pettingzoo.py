@@ -46,7 +46,7 @@ def test_cap_is_a_truncation_and_rules_end_a_termination():
     # White takes both Black checkers: the game ends by the rules.
     environment = raw_env(game="otrazhenie", position="7B/8/8/8/8/8/8/W6B w")
     environment.reset()
-    state = environment.state
+    state = environment.native
     capture = next(m for m in state.legal_moves() if "x" in m)
     environment.step(state.move_to_actions(capture)[0])
     assert environment.rewards["player_0"] in (0.0, 1.0)
@@ -59,3 +59,13 @@ def test_illegal_actions_lose():
     environment.step(int(np.flatnonzero(mask == 0)[0]))
     assert environment.terminations["player_0"]
     assert environment.rewards["player_0"] == -1
+
+
+def test_state_is_the_global_state():
+    environment = env(game="hexdraughts")
+    environment.reset(seed=0)
+    state = environment.state()
+    assert state.shape == igroteka.spec("hexdraughts").observation_shape
+    assert environment.unwrapped.state_space.contains(state)
+    environment.step(int(np.flatnonzero(environment.last()[0]["action_mask"])[0]))
+    assert (environment.state() != state).any()

@@ -112,7 +112,8 @@ impl<G: Evaluate> AlphaBeta<G> {
 
     /// Searches with `threads` threads (at least one) from now on: Lazy SMP,
     /// helpers sharing the table and searching at other depths in other
-    /// orders; the calling thread's result counts.
+    /// orders; the calling thread's result counts. Helpers that cannot be
+    /// started (a memory limit) are done without.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
     }
@@ -170,7 +171,7 @@ impl<G: Evaluate> AlphaBeta<G> {
                 let (helpers_stop, helper_nodes) = (&helpers_stop, &helper_nodes);
                 let mut moves = root_moves.clone();
                 moves.rotate_left(id % root_moves.len());
-                scope.spawn(move || {
+                let helper = std::thread::Builder::new().spawn_scoped(scope, move || {
                     let clock = Clock::new(Limits::default(), helpers_stop, NODE_BATCH);
                     let mut helper =
                         Thread::new(table, pruning, clock, Some(helper_nodes), limits.plies_left);
@@ -179,6 +180,11 @@ impl<G: Evaluate> AlphaBeta<G> {
                     helper.deepen(pos, &mut moves, first..=MAX_DEPTH, |_, _, _, _| true);
                     helper_nodes.fetch_add(helper.nodes % NODE_BATCH, Ordering::Relaxed);
                 });
+                // No thread to be had (a memory limit): search with fewer
+                // helpers rather than panic with the others running.
+                if helper.is_err() {
+                    break;
+                }
             }
             let best =
                 main.deepen(pos, &mut root_moves, 1..=max_depth, |main, depth, value, best| {

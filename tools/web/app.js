@@ -1215,9 +1215,188 @@ $("analysis-box").addEventListener("toggle", renderEval);
 
 // ----- rules -----
 
+// The rules page comes from the engine as Markdown. It is drawn here for the
+// part of Markdown rules pages use: headings, paragraphs, bullet and numbered
+// lists, pipe tables, fenced blocks (shown as they are; ```text,example
+// blocks, the crate's tested examples, labelled), **bold**, *emphasis*,
+// `code`, and links as their text. The engine is not trusted: every element
+// is made here and the engine's text only ever goes in as text.
+function markdown(source) {
+  const out = document.createDocumentFragment();
+  const lines = source.replace(/\r\n?/g, "\n").split("\n");
+  const FENCE = /^ {0,3}(`{3,}|~{3,})\s*([^`]*)$/;
+  const HEADING = /^ {0,3}(#{1,6})(?:\s+(.*?))?(?:\s+#+)?\s*$/;
+  const ITEM = /^( {0,3})([-*+]|(\d{1,9})[.)])(?:\s+(.*))?$/;
+  const RULE = /^ {0,3}([-*_])(\s*\1){2,}\s*$/;
+  const QUOTE = /^ {0,3}>\s?(.*)$/;
+  const DELIMITER = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
+  const blank = (line) => line.trim() === "";
+  const tableAt = (i) => lines[i].includes("|") && i + 1 < lines.length && lines[i + 1].includes("-") && DELIMITER.test(lines[i + 1]);
+  const startsBlock = (i) => {
+    const line = lines[i];
+    return FENCE.test(line) || HEADING.test(line) || ITEM.test(line) || RULE.test(line) || QUOTE.test(line) || tableAt(i);
+  };
+  const element = (name, parent, text) => {
+    const node = document.createElement(name);
+    if (text !== undefined) inline(text, node);
+    parent.append(node);
+    return node;
+  };
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i];
+    let match;
+    if (blank(line)) {
+      i++;
+    } else if ((match = line.match(FENCE))) {
+      const [, fence, info] = match;
+      const body = [];
+      for (i++; i < lines.length; i++) {
+        const close = lines[i].match(/^ {0,3}(`{3,}|~{3,})\s*$/);
+        if (close && close[1][0] === fence[0] && close[1].length >= fence.length) break;
+        body.push(lines[i]);
+      }
+      i++;
+      const pre = document.createElement("pre");
+      pre.textContent = body.join("\n");
+      if (/(^|,)\s*example\s*(,|$)/.test(info.trim())) {
+        const figure = element("figure", out);
+        figure.className = "example";
+        element("figcaption", figure).textContent = "Example (tested)";
+        figure.append(pre);
+      } else {
+        out.append(pre);
+      }
+    } else if ((match = line.match(HEADING))) {
+      // The dialog's title is an h2: the page's headings come below it.
+      element(`h${Math.min(6, match[1].length + 2)}`, out, match[2] ?? "");
+      i++;
+    } else if (RULE.test(line)) {
+      element("hr", out);
+      i++;
+    } else if (QUOTE.test(line)) {
+      const body = [];
+      for (; i < lines.length && !blank(lines[i]); i++) body.push(lines[i].replace(QUOTE, "$1"));
+      element("blockquote", out).append(markdown(body.join("\n")));
+    } else if (tableAt(i)) {
+      const cells = (row) => row.trim().replace(/^\|/, "").replace(/(^|[^\\])\|$/, "$1").split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, "|"));
+      const aligns = cells(lines[i + 1]).map((c) => (c.endsWith(":") ? (c.startsWith(":") ? "center" : "right") : ""));
+      const wrap = element("div", out);
+      wrap.className = "table";
+      const table = element("table", wrap);
+      const head = element("tr", element("thead", table));
+      const columns = cells(line);
+      columns.forEach((text, k) => {
+        const th = element("th", head, text);
+        if (aligns[k]) th.style.textAlign = aligns[k];
+      });
+      const body = element("tbody", table);
+      for (i += 2; i < lines.length && !blank(lines[i]) && lines[i].includes("|"); i++) {
+        const row = element("tr", body);
+        const values = cells(lines[i]);
+        columns.forEach((_, k) => {
+          const td = element("td", row, values[k] ?? "");
+          if (aligns[k]) td.style.textAlign = aligns[k];
+        });
+      }
+    } else if ((match = line.match(ITEM))) {
+      const ordered = match[3] !== undefined;
+      const list = element(ordered ? "ol" : "ul", out);
+      if (ordered && match[3] !== "1") list.start = Number(match[3]);
+      // Items, each with the lines that continue it, until a line that is no
+      // item of this list after a blank line or starts another block.
+      while (i < lines.length) {
+        const item = lines[i].match(ITEM);
+        if (!item || (item[3] !== undefined) !== ordered) break;
+        const text = [item[4] ?? ""];
+        for (i++; i < lines.length && !blank(lines[i]) && !ITEM.test(lines[i]) && !(startsBlock(i) && !/^\s/.test(lines[i])); i++) {
+          text.push(lines[i].trim());
+        }
+        element("li", list, text.join(" "));
+        let next = i;
+        while (next < lines.length && blank(lines[next])) next++;
+        if (next >= lines.length || !ITEM.test(lines[next])) break;
+        i = next;
+      }
+    } else {
+      const text = [];
+      for (; i < lines.length && !blank(lines[i]) && !startsBlock(i); i++) text.push(lines[i].trim());
+      element("p", out, text.join(" "));
+    }
+  }
+  return out;
+}
+
+// Inline Markdown into `parent`: code spans, **strong**, *emphasis*, links as
+// their text, backslash escapes; the rest as it is.
+function inline(text, parent) {
+  let plain = "";
+  const flush = () => {
+    if (plain) parent.append(plain);
+    plain = "";
+  };
+  const wrap = (name, inner) => {
+    flush();
+    const node = document.createElement(name);
+    inline(inner, node);
+    parent.append(node);
+  };
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    const rest = text.slice(i);
+    let match;
+    if (c === "\\" && /[!-/:-@[-`{-~]/.test(text[i + 1] ?? "")) {
+      plain += text[i + 1];
+      i += 2;
+    } else if (c === "`") {
+      const ticks = rest.match(/^`+/)[0];
+      const end = text.indexOf(ticks, i + ticks.length);
+      if (end < 0) {
+        plain += ticks;
+        i += ticks.length;
+        continue;
+      }
+      flush();
+      let code = text.slice(i + ticks.length, end);
+      if (/^ .*[^ ].* $/.test(code)) code = code.slice(1, -1);
+      const node = document.createElement("code");
+      node.textContent = code;
+      parent.append(node);
+      i = end + ticks.length;
+    } else if ((match = rest.match(/^\*\*(?=\S)([\s\S]*?\S)\*\*/))) {
+      wrap("strong", match[1]);
+      i += match[0].length;
+    } else if ((match = rest.match(/^\*(?=[^\s*])([\s\S]*?[^\s*])\*(?!\*)/) ?? rest.match(/^\*([^\s*])\*/))) {
+      wrap("em", match[1]);
+      i += match[0].length;
+    } else if ((match = rest.match(/^!?\[([^\]]*)\]\([^)]*\)/))) {
+      // A link (or an image) is shown as its text: the page goes nowhere the
+      // engine says.
+      wrap("span", match[1]);
+      i += match[0].length;
+    } else if ((match = rest.match(/^<((?:https?|mailto):[^\s<>]*)>/))) {
+      plain += match[1];
+      i += match[0].length;
+    } else {
+      plain += c;
+      i++;
+    }
+  }
+  flush();
+}
+
 $("open-rules").onclick = () => {
-  $("rules-title").textContent = `Rules: ${settings?.game ?? ""}`;
-  $("rules-text").textContent = rules ?? "The referee engine gives no rules text for this game.";
+  const page = rules ? markdown(rules) : null;
+  // The page's own title (its first heading, `# ...`) names the dialog.
+  const first = page?.firstElementChild;
+  const titled = first?.tagName === "H3";
+  $("rules-title").textContent = titled ? first.textContent : `Rules: ${settings?.game ?? ""}`;
+  if (titled) first.remove();
+  const text = $("rules-text");
+  if (page) text.replaceChildren(page);
+  else text.replaceChildren(Object.assign(document.createElement("p"), { textContent: "The referee engine gives no rules text for this game." }));
+  text.scrollTop = 0;
   $("rules-dialog").showModal();
 };
 $("close-rules").onclick = () => $("rules-dialog").close();

@@ -1751,6 +1751,24 @@ fn the_rules_dialog_shows_each_games_rules_page_and_fits_the_screen() {
                     assert_eq!(shown["wide"], json!(false), "{at}: wider than the dialog");
                     assert_eq!(shown["scrolls"], json!(true), "{at}: a whole page in view?");
                     assert_eq!(shown["reached"], json!(true), "{at}: the end is out of reach");
+                    let parts = json!([
+                        ["heading", "#rules-text h4"],
+                        ["paragraph", "#rules-text p"],
+                        ["code", "#rules-text code"],
+                        ["drawing", "#rules-text > pre"],
+                        ["example", "#rules-text figure pre"],
+                        ["example label", "#rules-text figcaption"],
+                        ["list", "#rules-text li"],
+                    ]);
+                    let contrasts = page.eval(&format!("{CONTRASTS}({parts})")).await;
+                    let low: Vec<String> = contrasts
+                        .as_object()
+                        .expect("ratios")
+                        .iter()
+                        .filter(|(_, ratio)| ratio.as_f64().is_none_or(|r| r < 4.5))
+                        .map(|(name, ratio)| format!("{name} {ratio}"))
+                        .collect();
+                    assert!(low.is_empty(), "{at}: hard to read: {low:?}");
                     let name = format!("rules-{game}-{screen}-{scheme}.png");
                     page.screenshot_view(&screenshot_dir().join(name)).await;
                     // Further down: a tested example, and a list.

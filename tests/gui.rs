@@ -1064,7 +1064,7 @@ fn replay_record(record: &str) -> String {
 }
 
 #[test]
-fn the_record_of_a_capped_game_replays_to_its_result() {
+fn the_record_replays_to_its_result_which_it_gives_from_whites_side() {
     run(async {
         let server = Server::start(&[]);
         let (_browser, mut page) = launch("capped").await;
@@ -1075,9 +1075,36 @@ fn the_record_of_a_capped_game_replays_to_its_result() {
         assert!(shown.contains("ply limit"), "{shown}");
         let record = page.eval("document.getElementById('record').value").await;
         let record = record.as_str().unwrap_or_default().to_owned();
-        assert!(record.contains("[MaxPlies \"6\"]"), "{record}");
+        for tag in ["[MaxPlies \"6\"]", "[White \"random\"]", "[Black \"random\"]"] {
+            assert!(record.contains(tag), "{tag} in {record}");
+        }
+        assert!(record.contains("[Result \"1/2-1/2\"]") && record.ends_with(" 1/2-1/2"));
         let replayed = replay_record(&record);
         assert!(replayed.contains("result 1/2-1/2 reason ply limit"), "{replayed}");
+
+        // Focus, where the first player is Black: White is player 2 here, and
+        // the result is from White's side, as PGN tools read it; replay says
+        // it from the first player's side. White (the engine) wins by a drop
+        // that captures Black's last stack (RULES.md, "Taller than five").
+        let fen = "4/6/8/8/3,bwbwb,4/8/6/4 w reserve 0 1 captured 15 15";
+        page.new_game("focus", "standard", ["", "alphabeta"], "2", 0, fen).await;
+        page.wait("document.body.dataset.phase === 'over'", "White's drop").await;
+        let shown = page.text("result").await;
+        assert!(shown.starts_with("White wins"), "{shown}");
+        let record = page.eval("document.getElementById('record').value").await;
+        let record = record.as_str().unwrap_or_default().to_owned();
+        for tag in [
+            "[White \"alphabeta\"]",
+            "[Black \"You\"]",
+            "[Result \"1-0\"]",
+            "[Termination \"no stack and no reserve\"]",
+            "[SetUp \"1\"]",
+        ] {
+            assert!(record.contains(tag), "{tag} in {record}");
+        }
+        assert!(record.ends_with("1... @d4 1-0"), "{record}");
+        let replayed = replay_record(&record);
+        assert!(replayed.contains("result 0-1 reason no stack and no reserve"), "{replayed}");
     });
 }
 

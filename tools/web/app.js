@@ -1122,19 +1122,47 @@ function renderResult() {
   banner.hidden = false;
 }
 
+// Standard PGN's White (as the arena writes it): the player whose colour is
+// named White, or, in a game without one, the first player. In focus the
+// first player is Black.
+function whitePlayer() {
+  return playerName(2) === "White" ? 2 : 1;
+}
+
+// Who played side `n`: the engine's name, or "You" for a person.
+function sideName(n) {
+  return settings.sides[n - 1].engine ?? "You";
+}
+
+// The record to copy, for `igroteka replay` and for any PGN tool: `White`,
+// `Black` and `Result` as standard PGN has them (the result from White's
+// side, also at the end of the moves), the game's other colour names as tags
+// of their own, the ply cap, and the position it started from.
 function recordText() {
-  const tags = [`[Game "${settings.game}"]`];
-  if (settings.variant) tags.push(`[Variant "${settings.variant}"]`);
-  if (settings.fen) tags.push(`[FEN "${settings.fen}"]`);
-  tags.push(`[MaxPlies "${settings.max_plies}"]`);
+  const tag = (name, value) => `[${name} "${String(value).replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"]`;
+  const tags = [tag("Game", settings.game)];
+  if (settings.variant) tags.push(tag("Variant", settings.variant));
+  const white = whitePlayer();
+  for (const n of [1, 2]) {
+    const colour = playerName(n).charAt(0).toUpperCase() + playerName(n).slice(1);
+    if (!["White", "Black"].includes(colour) && /^\w+$/.test(colour)) tags.push(tag(colour, sideName(n)));
+  }
+  tags.push(tag("White", sideName(white)), tag("Black", sideName(3 - white)));
   let token = "*";
   if (state.game_over) {
     const { result } = outcome();
     token = RESULT_TOKENS[result] ?? "*";
-    tags.push(`[Result "${token}"]`);
-    if (state.verdict) tags.push(`[Termination "${state.verdict.reason === "time" ? "time forfeit" : "resignation"}"]`);
-    else if (state.pieces.reason) tags.push(`[Termination "${state.pieces.reason}"]`);
+    if (white === 2) token = { "1-0": "0-1", "0-1": "1-0" }[token] ?? token;
   }
+  tags.push(tag("Result", token));
+  if (state.game_over) {
+    const score = state.pieces.score;
+    if (score && !state.verdict) tags.push(tag("Score", `${score[0]}-${score[1]}`));
+    if (state.verdict) tags.push(tag("Termination", state.verdict.reason === "time" ? "time forfeit" : "resignation"));
+    else if (state.pieces.reason) tags.push(tag("Termination", state.pieces.reason));
+  }
+  tags.push(tag("MaxPlies", settings.max_plies));
+  if (settings.fen) tags.push(tag("SetUp", "1"), tag("FEN", settings.fen));
   const parts = [];
   const offset = firstMover() === 2 ? 1 : 0;
   state.moves.forEach((move, i) => {

@@ -1865,6 +1865,23 @@ fn the_rules_renderer_builds_no_markup_from_the_engines_text() {
             "{first}"
         );
         assert!(first.ends_with("<script>window.pwned = 2</script>"), "{first}");
+
+        // Text made to keep a renderer busy (long runs a pattern could try
+        // again and again, quotes in quotes) is drawn at once.
+        let busy = "(() => { const pages = [ \
+            '# ' + ' '.repeat(100000) + 'x', '*a '.repeat(40000), '`a'.repeat(50000), \
+            '- - '.repeat(30000) + 'x', 'a|b\\n|' + '-'.repeat(100000) + 'x', \
+            '[' + 'a'.repeat(100000), '**a '.repeat(30000), '>'.repeat(5000) + ' deep', \
+            '#'.repeat(3) + ' a' + '#'.repeat(100000) + 'x', '```' + ' '.repeat(100000) + '`', \
+            '['.repeat(100000), '*'.repeat(100000), '![a]('.repeat(30000), '*a**'.repeat(30000), \
+            '`'.repeat(1000) + 'a`'.repeat(1000) ]; \
+            const start = performance.now(); let quotes = 0; \
+            for (const page of pages) { const d = document.createElement('div'); d.append(markdown(page)); \
+              quotes = Math.max(quotes, d.querySelectorAll('blockquote').length); } \
+            return { ms: performance.now() - start, quotes }; })()";
+        let busy = page.eval(busy).await;
+        assert!(busy["ms"].as_f64() < Some(3000.0), "{busy}");
+        assert_eq!(busy["quotes"], json!(8), "{busy}");
     });
 }
 

@@ -1248,21 +1248,42 @@ $("analysis-box").addEventListener("toggle", renderEval);
 // lists, pipe tables, fenced blocks (shown as they are; ```text,example
 // blocks, the crate's tested examples, labelled), **bold**, *emphasis*,
 // `code`, and links as their text. The engine is not trusted: every element
-// is made here and the engine's text only ever goes in as text.
-function markdown(source) {
+// is made here and the engine's text only ever goes in as text. A page longer
+// than any rules page (MAX_MARKDOWN) is shown as it is, and quotes and inline
+// marks nest only so deep, so that no text can keep the page busy.
+const MAX_MARKDOWN = 1 << 17;
+const MAX_NESTING = 8;
+
+function markdown(source, depth = 0) {
   const out = document.createDocumentFragment();
+  if (source.length > MAX_MARKDOWN) {
+    const pre = document.createElement("pre");
+    pre.textContent = source;
+    out.append(pre);
+    return out;
+  }
   const lines = source.replace(/\r\n?/g, "\n").split("\n");
-  const FENCE = /^ {0,3}(`{3,}|~{3,})\s*([^`]*)$/;
-  const HEADING = /^ {0,3}(#{1,6})(?:\s+(.*?))?(?:\s+#+)?\s*$/;
+  const FENCE = /^ {0,3}(`{3,}|~{3,})([^`]*)$/;
+  // Each pattern matches in one pass over a line, whatever the line.
+  const HEADING = /^ {0,3}(#{1,6})(?:\s+(.*))?$/;
   const ITEM = /^( {0,3})([-*+]|(\d{1,9})[.)])(?:\s+(.*))?$/;
-  const RULE = /^ {0,3}([-*_])(\s*\1){2,}\s*$/;
+  const RULE = { test: (line) => /^ {0,3}[-*_]/.test(line) && /^(-{3,}|\*{3,}|_{3,})$/.test(line.replace(/\s+/g, "")) };
   const QUOTE = /^ {0,3}>\s?(.*)$/;
-  const DELIMITER = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
   const blank = (line) => line.trim() === "";
-  const tableAt = (i) => lines[i].includes("|") && i + 1 < lines.length && lines[i + 1].includes("-") && DELIMITER.test(lines[i + 1]);
+  const cells = (row) =>
+    row.trim().replace(/^\|/, "").replace(/(^|[^\\])\|$/, "$1").split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, "|"));
+  const tableAt = (i) => lines[i].includes("|") && i + 1 < lines.length && /^[\s|:-]+$/.test(lines[i + 1]) && lines[i + 1].includes("-") && cells(lines[i + 1]).every((c) => /^:?-+:?$/.test(c));
+  // A heading's text, without the closing #s it may have.
+  const headingText = (text) => {
+    const end = text.trimEnd();
+    let k = end.length;
+    while (k > 0 && end[k - 1] === "#") k--;
+    const bare = end.slice(0, k);
+    return bare === "" || /\s$/.test(bare) ? bare.trimEnd() : end;
+  };
   const startsBlock = (i) => {
     const line = lines[i];
-    return FENCE.test(line) || HEADING.test(line) || ITEM.test(line) || RULE.test(line) || QUOTE.test(line) || tableAt(i);
+    return FENCE.test(line) || HEADING.test(line) || ITEM.test(line) || RULE.test(line) || (depth < MAX_NESTING && QUOTE.test(line)) || tableAt(i);
   };
   const element = (name, parent, text) => {
     const node = document.createElement(name);
@@ -1297,17 +1318,16 @@ function markdown(source) {
       }
     } else if ((match = line.match(HEADING))) {
       // The dialog's title is an h2: the page's headings come below it.
-      element(`h${Math.min(6, match[1].length + 2)}`, out, match[2] ?? "");
+      element(`h${Math.min(6, match[1].length + 2)}`, out, headingText(match[2] ?? ""));
       i++;
     } else if (RULE.test(line)) {
       element("hr", out);
       i++;
-    } else if (QUOTE.test(line)) {
+    } else if (depth < MAX_NESTING && QUOTE.test(line)) {
       const body = [];
       for (; i < lines.length && !blank(lines[i]); i++) body.push(lines[i].replace(QUOTE, "$1"));
-      element("blockquote", out).append(markdown(body.join("\n")));
+      element("blockquote", out).append(markdown(body.join("\n"), depth + 1));
     } else if (tableAt(i)) {
-      const cells = (row) => row.trim().replace(/^\|/, "").replace(/(^|[^\\])\|$/, "$1").split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, "|"));
       const aligns = cells(lines[i + 1]).map((c) => (c.endsWith(":") ? (c.startsWith(":") ? "center" : "right") : ""));
       const wrap = element("div", out);
       wrap.className = "table";
@@ -1356,8 +1376,11 @@ function markdown(source) {
 }
 
 // Inline Markdown into `parent`: code spans, **strong**, *emphasis*, links as
-// their text, backslash escapes; the rest as it is.
-function inline(text, parent) {
+// their text, backslash escapes; the rest as it is. Each mark's end is the
+// first one after its start (as a lazy pattern would find it), looked for
+// by searches that only ever go forward, so a paragraph takes time in
+// proportion to its length, whatever it holds.
+function inline(text, parent, depth = 0) {
   let plain = "";
   const flush = () => {
     if (plain) parent.append(plain);
@@ -1366,52 +1389,79 @@ function inline(text, parent) {
   const wrap = (name, inner) => {
     flush();
     const node = document.createElement(name);
-    inline(inner, node);
+    if (depth < MAX_NESTING) inline(inner, node, depth + 1);
+    else node.textContent = inner;
     parent.append(node);
   };
+  const space = (k) => k < 0 || k >= text.length || /\s/.test(text[k]);
+  // The first position from `from` on where `test` holds, -1 for none. The
+  // positions asked for of one kind only grow, so the last answer stands
+  // while it is not behind.
+  const found = new Map();
+  const next = (kind, from, test) => {
+    let k = found.get(kind);
+    if (k === undefined || (k !== -1 && k < from)) {
+      for (k = from; k < text.length && !test(k); k++);
+      if (k >= text.length) k = -1;
+      found.set(kind, k);
+    }
+    return k;
+  };
+  const strongEnd = (k) => text[k] === "*" && text[k + 1] === "*" && !space(k - 1);
+  const emEnd = (k) => text[k] === "*" && text[k + 1] !== "*" && !space(k - 1) && text[k - 1] !== "*";
   let i = 0;
   while (i < text.length) {
     const c = text[i];
-    const rest = text.slice(i);
-    let match;
     if (c === "\\" && /[!-/:-@[-`{-~]/.test(text[i + 1] ?? "")) {
       plain += text[i + 1];
       i += 2;
     } else if (c === "`") {
-      const ticks = rest.match(/^`+/)[0];
-      const end = text.indexOf(ticks, i + ticks.length);
+      let run = 1;
+      while (text[i + run] === "`") run++;
+      const ticks = "`".repeat(run);
+      const end = next(ticks, i + run, (k) => text.startsWith(ticks, k));
       if (end < 0) {
         plain += ticks;
-        i += ticks.length;
+        i += run;
         continue;
       }
       flush();
-      let code = text.slice(i + ticks.length, end);
-      if (/^ .*[^ ].* $/.test(code)) code = code.slice(1, -1);
+      let code = text.slice(i + run, end);
+      if (code.length > 2 && code.startsWith(" ") && code.endsWith(" ") && code.trim()) code = code.slice(1, -1);
       const node = document.createElement("code");
       node.textContent = code;
       parent.append(node);
-      i = end + ticks.length;
-    } else if ((match = rest.match(/^\*\*(?=\S)([\s\S]*?\S)\*\*/))) {
-      wrap("strong", match[1]);
-      i += match[0].length;
-    } else if ((match = rest.match(/^\*(?=[^\s*])([\s\S]*?[^\s*])\*(?!\*)/) ?? rest.match(/^\*([^\s*])\*/))) {
-      wrap("em", match[1]);
-      i += match[0].length;
-    } else if ((match = rest.match(/^!?\[([^\]]*)\]\([^)]*\)/))) {
+      i = end + run;
+    } else if (c === "*" && text[i + 1] === "*" && !space(i + 2) && next("strong", i + 3, strongEnd) >= 0) {
+      const end = next("strong", i + 3, strongEnd);
+      wrap("strong", text.slice(i + 2, end));
+      i = end + 2;
+    } else if (c === "*" && !space(i + 1) && text[i + 1] !== "*" && (next("em", i + 2, emEnd) >= 0 || text[i + 2] === "*")) {
+      const end = next("em", i + 2, emEnd);
+      const close = end >= 0 ? end : i + 2;
+      wrap("em", text.slice(i + 1, close));
+      i = close + 1;
+    } else if ((c === "[" || (c === "!" && text[i + 1] === "[")) && linkAt(i)) {
       // A link (or an image) is shown as its text: the page goes nowhere the
       // engine says.
-      wrap("span", match[1]);
-      i += match[0].length;
-    } else if ((match = rest.match(/^<((?:https?|mailto):[^\s<>]*)>/))) {
-      plain += match[1];
-      i += match[0].length;
+      const [label, end] = linkAt(i);
+      wrap("span", label);
+      i = end + 1;
     } else {
       plain += c;
       i++;
     }
   }
   flush();
+
+  // `[text](target)` from `at`: its text and where it ends, or null.
+  function linkAt(at) {
+    const open = text[at] === "!" ? at + 1 : at;
+    const close = next("]", open + 1, (k) => text[k] === "]");
+    if (close < 0 || text[close + 1] !== "(") return null;
+    const end = next(")", close + 2, (k) => text[k] === ")");
+    return end < 0 ? null : [text.slice(open + 1, close), end];
+  }
 }
 
 $("open-rules").onclick = () => {

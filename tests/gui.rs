@@ -1737,6 +1737,9 @@ fn the_rules_dialog_shows_each_games_rules_page_and_fits_the_screen() {
             page.wait("document.body.dataset.phase === 'human'", &game).await;
             page.click("#open-rules").await;
             page.wait("document.getElementById('rules-dialog').open", "the rules").await;
+            // The text has the focus: keys scroll it at once.
+            let focused = page.eval("document.activeElement.id").await;
+            assert_eq!(focused, json!("rules-text"), "{game}");
             for (width, height, mobile, screen) in
                 [(1366, 768, false, "laptop"), (390, 844, true, "phone")]
             {

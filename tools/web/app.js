@@ -1267,7 +1267,7 @@ function markdown(source, depth = 0) {
   // Each pattern matches in one pass over a line, whatever the line.
   const HEADING = /^ {0,3}(#{1,6})(?:\s+(.*))?$/;
   const ITEM = /^( {0,3})([-*+]|(\d{1,9})[.)])(?:\s+(.*))?$/;
-  const RULE = { test: (line) => /^ {0,3}[-*_]/.test(line) && /^(-{3,}|\*{3,}|_{3,})$/.test(line.replace(/\s+/g, "")) };
+  const rule = (line) => /^ {0,3}[-*_]/.test(line) && /^(-{3,}|\*{3,}|_{3,})$/.test(line.replace(/\s+/g, ""));
   const QUOTE = /^ {0,3}>\s?(.*)$/;
   const blank = (line) => line.trim() === "";
   const cells = (row) =>
@@ -1283,7 +1283,7 @@ function markdown(source, depth = 0) {
   };
   const startsBlock = (i) => {
     const line = lines[i];
-    return FENCE.test(line) || HEADING.test(line) || ITEM.test(line) || RULE.test(line) || (depth < MAX_NESTING && QUOTE.test(line)) || tableAt(i);
+    return FENCE.test(line) || HEADING.test(line) || ITEM.test(line) || rule(line) || (depth < MAX_NESTING && QUOTE.test(line)) || tableAt(i);
   };
   const element = (name, parent, text) => {
     const node = document.createElement(name);
@@ -1320,7 +1320,7 @@ function markdown(source, depth = 0) {
       // The dialog's title is an h2: the page's headings come below it.
       element(`h${Math.min(6, match[1].length + 2)}`, out, headingText(match[2] ?? ""));
       i++;
-    } else if (RULE.test(line)) {
+    } else if (rule(line)) {
       element("hr", out);
       i++;
     } else if (depth < MAX_NESTING && QUOTE.test(line)) {
@@ -1367,8 +1367,8 @@ function markdown(source, depth = 0) {
         i = next;
       }
     } else {
-      const text = [];
-      for (; i < lines.length && !blank(lines[i]) && !startsBlock(i); i++) text.push(lines[i].trim());
+      const text = [line.trim()];
+      for (i++; i < lines.length && !blank(lines[i]) && !startsBlock(i); i++) text.push(lines[i].trim());
       element("p", out, text.join(" "));
     }
   }

@@ -1064,7 +1064,7 @@ fn replay_record(record: &str) -> String {
 }
 
 #[test]
-fn the_record_of_a_capped_game_replays_to_its_result() {
+fn the_record_replays_to_its_result_which_it_gives_from_whites_side() {
     run(async {
         let server = Server::start(&[]);
         let (_browser, mut page) = launch("capped").await;
@@ -1075,9 +1075,36 @@ fn the_record_of_a_capped_game_replays_to_its_result() {
         assert!(shown.contains("ply limit"), "{shown}");
         let record = page.eval("document.getElementById('record').value").await;
         let record = record.as_str().unwrap_or_default().to_owned();
-        assert!(record.contains("[MaxPlies \"6\"]"), "{record}");
+        for tag in ["[MaxPlies \"6\"]", "[White \"random\"]", "[Black \"random\"]"] {
+            assert!(record.contains(tag), "{tag} in {record}");
+        }
+        assert!(record.contains("[Result \"1/2-1/2\"]") && record.ends_with(" 1/2-1/2"));
         let replayed = replay_record(&record);
         assert!(replayed.contains("result 1/2-1/2 reason ply limit"), "{replayed}");
+
+        // Focus, where the first player is Black: White is player 2 here, and
+        // the result is from White's side, as PGN tools read it; replay says
+        // it from the first player's side. White (the engine) wins by a drop
+        // that captures Black's last stack (RULES.md, "Taller than five").
+        let fen = "4/6/8/8/3,bwbwb,4/8/6/4 w reserve 0 1 captured 15 15";
+        page.new_game("focus", "standard", ["", "alphabeta"], "2", 0, fen).await;
+        page.wait("document.body.dataset.phase === 'over'", "White's drop").await;
+        let shown = page.text("result").await;
+        assert!(shown.starts_with("White wins"), "{shown}");
+        let record = page.eval("document.getElementById('record').value").await;
+        let record = record.as_str().unwrap_or_default().to_owned();
+        for tag in [
+            "[White \"alphabeta\"]",
+            "[Black \"You\"]",
+            "[Result \"1-0\"]",
+            "[Termination \"no stack and no reserve\"]",
+            "[SetUp \"1\"]",
+        ] {
+            assert!(record.contains(tag), "{tag} in {record}");
+        }
+        assert!(record.ends_with("1... @d4 1-0"), "{record}");
+        let replayed = replay_record(&record);
+        assert!(replayed.contains("result 0-1 reason no stack and no reserve"), "{replayed}");
     });
 }
 
@@ -1644,6 +1671,220 @@ fn rules_from_the_engine_a_zone_legend_and_readable_stacks() {
         assert!(told.starts_with(&format!("{to}: a stack of 2, top to bottom: ")), "{told}");
         let rules = page.eval("rules").await;
         assert!(rules.as_str().unwrap_or("").contains("Sackson"), "{rules}");
+    });
+}
+
+/// Each game's rules page (`RULES.md`), what its engine answers to `query rules`.
+fn rules_page(game: &str) -> String {
+    let path = format!("{}/../crates/{game}/RULES.md", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The fenced blocks of a Markdown page: (info string, text).
+fn fenced_blocks(page: &str) -> Vec<(String, String)> {
+    let mut blocks = Vec::new();
+    let mut open: Option<(String, Vec<&str>)> = None;
+    for line in page.lines() {
+        let fence = line.strip_prefix("```");
+        if let Some((info, body)) = &mut open {
+            if fence == Some("") {
+                blocks.push((std::mem::take(info), body.join("\n")));
+                open = None;
+            } else {
+                body.push(line);
+            }
+        } else if let Some(info) = fence {
+            open = Some((info.trim().to_owned(), Vec::new()));
+        }
+    }
+    blocks
+}
+
+/// What the rules dialog shows, and whether it fits the screen: the dialog
+/// and its Close button inside the viewport, nothing wider than the dialog,
+/// its text scrolling to its last line.
+const RULES_SHOWN: &str = "(() => { const d = document.getElementById('rules-dialog'); \
+    const t = document.getElementById('rules-text'); const W = innerWidth, H = innerHeight; \
+    const inside = (r) => r.left >= 0 && r.top >= 0 && r.right <= W + 0.5 && r.bottom <= H + 0.5; \
+    t.scrollTop = t.scrollHeight; const last = t.lastElementChild.getBoundingClientRect(); \
+    const reached = last.bottom <= t.getBoundingClientRect().bottom + 1; t.scrollTop = 0; \
+    return { title: document.getElementById('rules-title').textContent, \
+      headings: [...t.querySelectorAll('h3, h4, h5, h6')].map((h) => h.textContent), \
+      items: t.querySelectorAll('li').length, tables: t.querySelectorAll('table').length, \
+      drawings: [...t.querySelectorAll(':scope > pre')].map((p) => p.textContent), \
+      examples: [...t.querySelectorAll('figure.example pre')].map((p) => p.textContent), \
+      strong: t.querySelectorAll('strong').length, code: t.querySelectorAll('code').length, \
+      text: [...t.querySelectorAll(':scope > :not(pre, figure)')].map((e) => e.innerText).join('\\n'), \
+      fits: inside(d.getBoundingClientRect()) && inside(document.getElementById('close-rules').getBoundingClientRect()), \
+      wide: d.scrollWidth > d.clientWidth + 1, scrolls: t.scrollHeight > t.clientHeight, reached }; })()";
+
+/// target/screenshots/rules-<game>-<screen>-<light|dark>.png.
+#[test]
+fn the_rules_dialog_shows_each_games_rules_page_and_fits_the_screen() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("rules-page").await;
+        page.open(&server).await;
+        for (game, variants) in serve_support::games() {
+            let source = rules_page(&game);
+            // The engine sends the page itself.
+            let mut referee = Engine::start(&game, &variants[0]);
+            let sent: String = serde_json::from_value(referee.json("rules")).expect("a string");
+            assert_eq!(sent, source, "{game}: query rules is not RULES.md");
+
+            page.screen(1366, 768, false).await;
+            page.new_game(&game, &variants[0], ["", ""], "1", 0, "").await;
+            page.wait("document.body.dataset.phase === 'human'", &game).await;
+            page.click("#open-rules").await;
+            page.wait("document.getElementById('rules-dialog').open", "the rules").await;
+            // The text has the focus: keys scroll it at once.
+            let focused = page.eval("document.activeElement.id").await;
+            assert_eq!(focused, json!("rules-text"), "{game}");
+            for (width, height, mobile, screen) in
+                [(1366, 768, false, "laptop"), (390, 844, true, "phone")]
+            {
+                page.screen(width, height, mobile).await;
+                for scheme in ["light", "dark"] {
+                    let media =
+                        json!({"features": [{"name": "prefers-color-scheme", "value": scheme}]});
+                    page.call("Emulation.setEmulatedMedia", media).await;
+                    let shown = page.eval(RULES_SHOWN).await;
+                    let at = format!("{game} at {screen}, {scheme}");
+                    // The page's title names the dialog; its sections are headings.
+                    let title = source.lines().next().and_then(|l| l.strip_prefix("# "));
+                    assert_eq!(shown["title"].as_str(), title, "{at}");
+                    let headings = shown["headings"].to_string();
+                    assert!(headings.contains("\"Board and start\""), "{at}: {headings}");
+                    assert!(shown["items"].as_u64() > Some(0), "{at}: no list");
+                    assert!(shown["strong"].as_u64() > Some(0) && shown["code"].as_u64() > Some(0));
+                    // The drawings as they are, the tested examples too.
+                    let blocks = fenced_blocks(&source);
+                    let drawings: Vec<&str> = blocks
+                        .iter()
+                        .filter(|(i, _)| i == "text")
+                        .map(|(_, b)| b.as_str())
+                        .collect();
+                    let examples: Vec<&str> = blocks
+                        .iter()
+                        .filter(|(i, _)| i == "text,example")
+                        .map(|(_, b)| b.as_str())
+                        .collect();
+                    assert!(!drawings.is_empty() && !examples.is_empty(), "{game}: {blocks:?}");
+                    assert_eq!(shown["drawings"], json!(drawings), "{at}");
+                    assert_eq!(shown["examples"], json!(examples), "{at}");
+                    // No Markdown is left as it was written.
+                    let text = shown["text"].as_str().unwrap_or_default();
+                    for raw in ["**", "|---", "| ---", "```", "\n#"] {
+                        assert!(!text.contains(raw), "{at}: {raw:?} shown as written");
+                    }
+                    assert_eq!(shown["fits"], json!(true), "{at}: the dialog leaves the screen");
+                    assert_eq!(shown["wide"], json!(false), "{at}: wider than the dialog");
+                    assert_eq!(shown["scrolls"], json!(true), "{at}: a whole page in view?");
+                    assert_eq!(shown["reached"], json!(true), "{at}: the end is out of reach");
+                    let parts = json!([
+                        ["heading", "#rules-text h4"],
+                        ["paragraph", "#rules-text p"],
+                        ["code", "#rules-text code"],
+                        ["drawing", "#rules-text > pre"],
+                        ["example", "#rules-text figure pre"],
+                        ["example label", "#rules-text figcaption"],
+                        ["list", "#rules-text li"],
+                    ]);
+                    let contrasts = page.eval(&format!("{CONTRASTS}({parts})")).await;
+                    let low: Vec<String> = contrasts
+                        .as_object()
+                        .expect("ratios")
+                        .iter()
+                        .filter(|(_, ratio)| ratio.as_f64().is_none_or(|r| r < 4.5))
+                        .map(|(name, ratio)| format!("{name} {ratio}"))
+                        .collect();
+                    assert!(low.is_empty(), "{at}: hard to read: {low:?}");
+                    let name = format!("rules-{game}-{screen}-{scheme}.png");
+                    page.screenshot_view(&screenshot_dir().join(name)).await;
+                    // Further down: a tested example, and a list.
+                    for (part, selector) in [("example", "figure.example"), ("list", "ol, ul")] {
+                        let script = format!(
+                            "document.querySelector('#rules-text').querySelector({selector:?})\
+                             .scrollIntoView({{block: 'center'}})"
+                        );
+                        page.eval(&script).await;
+                        let name = format!("rules-{game}-{screen}-{scheme}-{part}.png");
+                        page.screenshot_view(&screenshot_dir().join(name)).await;
+                    }
+                    page.eval("document.getElementById('rules-text').scrollTop = 0").await;
+                }
+            }
+            page.call("Emulation.setEmulatedMedia", json!({"features": []})).await;
+            page.screen(1366, 768, false).await;
+            page.click("#close-rules").await;
+        }
+    });
+}
+
+/// The rules renderer makes its own elements, never HTML from the engine's
+/// text: tags stay text, links stay text, tables and blocks come out whole.
+#[test]
+fn the_rules_renderer_builds_no_markup_from_the_engines_text() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("rules-markdown").await;
+        page.open(&server).await;
+        let source = "# Title\n\n<img src=x onerror=\"window.pwned = 1\"> **bold *and* more** \
+            and `<b>code</b>`\n<script>window.pwned = 2</script>\n\n\
+            | a | b |\n|---|:-:|\n| `x\\|y` | [a link](javascript:window.pwned=3) |\n| c |\n\n\
+            3. three\n   more of three\n4. four\n\n- one\n- two\n\n\
+            ```text,example\n<i>as it is</i>\n```\n\n> quoted **text**\n\n---\n\nlast";
+        let script = format!(
+            "(() => {{ const d = document.createElement('div'); d.append(markdown({})); \
+             return {{ elements: [...d.querySelectorAll('*')].map((e) => e.tagName.toLowerCase()), \
+               strong: [...d.querySelectorAll('strong')].map((e) => e.textContent), \
+               em: d.querySelector('em')?.textContent, \
+               code: [...d.querySelectorAll('code')].map((e) => e.textContent), \
+               cells: [...d.querySelectorAll('td, th')].map((e) => e.textContent), \
+               centred: d.querySelector('th:nth-child(2)').style.textAlign, \
+               ol: [d.querySelector('ol').start, ...[...d.querySelectorAll('ol li')].map((e) => e.textContent)], \
+               ul: [...d.querySelectorAll('ul li')].map((e) => e.textContent), \
+               pre: d.querySelector('figure.example pre').textContent, \
+               first: d.querySelector('p').textContent, pwned: window.pwned ?? null }}; }})()",
+            json!(source)
+        );
+        let shown = page.eval(&script).await;
+        assert_eq!(shown["pwned"], json!(null), "{shown}");
+        let elements = shown["elements"].to_string();
+        for tag in ["img", "script", "a", "b", "i"] {
+            assert!(!elements.contains(&format!("\"{tag}\"")), "a <{tag}> was made: {elements}");
+        }
+        assert_eq!(shown["strong"], json!(["bold and more", "text"]));
+        assert_eq!(shown["em"], json!("and"));
+        assert_eq!(shown["code"], json!(["<b>code</b>", "x|y"]));
+        assert_eq!(shown["cells"], json!(["a", "b", "x|y", "a link", "c", ""]));
+        assert_eq!(shown["centred"], json!("center"));
+        assert_eq!(shown["ol"], json!([3, "three more of three", "four"]));
+        assert_eq!(shown["ul"], json!(["one", "two"]));
+        assert_eq!(shown["pre"], json!("<i>as it is</i>"));
+        let first = shown["first"].as_str().unwrap_or_default();
+        assert!(
+            first.starts_with("<img src=x onerror=\"window.pwned = 1\"> bold and more"),
+            "{first}"
+        );
+        assert!(first.ends_with("<script>window.pwned = 2</script>"), "{first}");
+
+        // Text made to keep a renderer busy (long runs a pattern could try
+        // again and again, quotes in quotes) is drawn at once.
+        let busy = "(() => { const pages = [ \
+            '# ' + ' '.repeat(100000) + 'x', '*a '.repeat(40000), '`a'.repeat(50000), \
+            '- - '.repeat(30000) + 'x', 'a|b\\n|' + '-'.repeat(100000) + 'x', \
+            '[' + 'a'.repeat(100000), '**a '.repeat(30000), '>'.repeat(5000) + ' deep', \
+            '#'.repeat(3) + ' a' + '#'.repeat(100000) + 'x', '```' + ' '.repeat(100000) + '`', \
+            '['.repeat(100000), '*'.repeat(100000), '![a]('.repeat(30000), '*a**'.repeat(30000), \
+            '`'.repeat(1000) + 'a`'.repeat(1000) ]; \
+            const start = performance.now(); let quotes = 0; \
+            for (const page of pages) { const d = document.createElement('div'); d.append(markdown(page)); \
+              quotes = Math.max(quotes, d.querySelectorAll('blockquote').length); } \
+            return { ms: performance.now() - start, quotes }; })()";
+        let busy = page.eval(busy).await;
+        assert!(busy["ms"].as_f64() < Some(3000.0), "{busy}");
+        assert_eq!(busy["quotes"], json!(8), "{busy}");
     });
 }
 

@@ -144,8 +144,8 @@ pub enum Query {
     /// `query movepaths`: `response <json>`, every legal move with the cells
     /// a person clicks to make it.
     MovePaths,
-    /// `query rules`: `response <json string>`, the game's rules for people
-    /// (an extension for GUIs).
+    /// `query rules`: `response <json string>`, the game's rules page for people,
+    /// as Markdown (an extension for GUIs).
     Rules,
 }
 

@@ -1122,19 +1122,47 @@ function renderResult() {
   banner.hidden = false;
 }
 
+// Standard PGN's White (as the arena writes it): the player whose colour is
+// named White, or, in a game without one, the first player. In focus the
+// first player is Black.
+function whitePlayer() {
+  return playerName(2) === "White" ? 2 : 1;
+}
+
+// Who played side `n`: the engine's name, or "You" for a person.
+function sideName(n) {
+  return settings.sides[n - 1].engine ?? "You";
+}
+
+// The record to copy, for `igroteka replay` and for any PGN tool: `White`,
+// `Black` and `Result` as standard PGN has them (the result from White's
+// side, also at the end of the moves), the game's other colour names as tags
+// of their own, the ply cap, and the position it started from.
 function recordText() {
-  const tags = [`[Game "${settings.game}"]`];
-  if (settings.variant) tags.push(`[Variant "${settings.variant}"]`);
-  if (settings.fen) tags.push(`[FEN "${settings.fen}"]`);
-  tags.push(`[MaxPlies "${settings.max_plies}"]`);
+  const tag = (name, value) => `[${name} "${String(value).replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"]`;
+  const tags = [tag("Game", settings.game)];
+  if (settings.variant) tags.push(tag("Variant", settings.variant));
+  const white = whitePlayer();
+  for (const n of [1, 2]) {
+    const colour = playerName(n).charAt(0).toUpperCase() + playerName(n).slice(1);
+    if (!["White", "Black"].includes(colour) && /^\w+$/.test(colour)) tags.push(tag(colour, sideName(n)));
+  }
+  tags.push(tag("White", sideName(white)), tag("Black", sideName(3 - white)));
   let token = "*";
   if (state.game_over) {
     const { result } = outcome();
     token = RESULT_TOKENS[result] ?? "*";
-    tags.push(`[Result "${token}"]`);
-    if (state.verdict) tags.push(`[Termination "${state.verdict.reason === "time" ? "time forfeit" : "resignation"}"]`);
-    else if (state.pieces.reason) tags.push(`[Termination "${state.pieces.reason}"]`);
+    if (white === 2) token = { "1-0": "0-1", "0-1": "1-0" }[token] ?? token;
   }
+  tags.push(tag("Result", token));
+  if (state.game_over) {
+    const score = state.pieces.score;
+    if (score && !state.verdict) tags.push(tag("Score", `${score[0]}-${score[1]}`));
+    if (state.verdict) tags.push(tag("Termination", state.verdict.reason === "time" ? "time forfeit" : "resignation"));
+    else if (state.pieces.reason) tags.push(tag("Termination", state.pieces.reason));
+  }
+  tags.push(tag("MaxPlies", settings.max_plies));
+  if (settings.fen) tags.push(tag("SetUp", "1"), tag("FEN", settings.fen));
   const parts = [];
   const offset = firstMover() === 2 ? 1 : 0;
   state.moves.forEach((move, i) => {
@@ -1215,9 +1243,238 @@ $("analysis-box").addEventListener("toggle", renderEval);
 
 // ----- rules -----
 
+// The rules page comes from the engine as Markdown. It is drawn here for the
+// part of Markdown rules pages use: headings, paragraphs, bullet and numbered
+// lists, pipe tables, fenced blocks (shown as they are; ```text,example
+// blocks, the crate's tested examples, labelled), **bold**, *emphasis*,
+// `code`, and links as their text. The engine is not trusted: every element
+// is made here and the engine's text only ever goes in as text. A page longer
+// than any rules page (MAX_MARKDOWN) is shown as it is, and quotes and inline
+// marks nest only so deep, so that no text can keep the page busy.
+const MAX_MARKDOWN = 1 << 17;
+const MAX_NESTING = 8;
+
+function markdown(source, depth = 0) {
+  const out = document.createDocumentFragment();
+  if (source.length > MAX_MARKDOWN) {
+    const pre = document.createElement("pre");
+    pre.textContent = source;
+    out.append(pre);
+    return out;
+  }
+  const lines = source.replace(/\r\n?/g, "\n").split("\n");
+  const FENCE = /^ {0,3}(`{3,}|~{3,})([^`]*)$/;
+  // Each pattern matches in one pass over a line, whatever the line.
+  const HEADING = /^ {0,3}(#{1,6})(?:\s+(.*))?$/;
+  const ITEM = /^( {0,3})([-*+]|(\d{1,9})[.)])(?:\s+(.*))?$/;
+  const rule = (line) => /^ {0,3}[-*_]/.test(line) && /^(-{3,}|\*{3,}|_{3,})$/.test(line.replace(/\s+/g, ""));
+  const QUOTE = /^ {0,3}>\s?(.*)$/;
+  const blank = (line) => line.trim() === "";
+  const cells = (row) =>
+    row.trim().replace(/^\|/, "").replace(/(^|[^\\])\|$/, "$1").split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, "|"));
+  const tableAt = (i) => lines[i].includes("|") && i + 1 < lines.length && /^[\s|:-]+$/.test(lines[i + 1]) && lines[i + 1].includes("-") && cells(lines[i + 1]).every((c) => /^:?-+:?$/.test(c));
+  // A heading's text, without the closing #s it may have.
+  const headingText = (text) => {
+    const end = text.trimEnd();
+    let k = end.length;
+    while (k > 0 && end[k - 1] === "#") k--;
+    const bare = end.slice(0, k);
+    return bare === "" || /\s$/.test(bare) ? bare.trimEnd() : end;
+  };
+  const startsBlock = (i) => {
+    const line = lines[i];
+    return FENCE.test(line) || HEADING.test(line) || ITEM.test(line) || rule(line) || (depth < MAX_NESTING && QUOTE.test(line)) || tableAt(i);
+  };
+  const element = (name, parent, text) => {
+    const node = document.createElement(name);
+    if (text !== undefined) inline(text, node);
+    parent.append(node);
+    return node;
+  };
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i];
+    let match;
+    if (blank(line)) {
+      i++;
+    } else if ((match = line.match(FENCE))) {
+      const [, fence, info] = match;
+      const body = [];
+      for (i++; i < lines.length; i++) {
+        const close = lines[i].match(/^ {0,3}(`{3,}|~{3,})\s*$/);
+        if (close && close[1][0] === fence[0] && close[1].length >= fence.length) break;
+        body.push(lines[i]);
+      }
+      i++;
+      const pre = document.createElement("pre");
+      pre.textContent = body.join("\n");
+      if (/(^|,)\s*example\s*(,|$)/.test(info.trim())) {
+        const figure = element("figure", out);
+        figure.className = "example";
+        element("figcaption", figure).textContent = "Example (tested)";
+        figure.append(pre);
+      } else {
+        out.append(pre);
+      }
+    } else if ((match = line.match(HEADING))) {
+      // The dialog's title is an h2: the page's headings come below it.
+      element(`h${Math.min(6, match[1].length + 2)}`, out, headingText(match[2] ?? ""));
+      i++;
+    } else if (rule(line)) {
+      element("hr", out);
+      i++;
+    } else if (depth < MAX_NESTING && QUOTE.test(line)) {
+      const body = [];
+      for (; i < lines.length && !blank(lines[i]); i++) body.push(lines[i].replace(QUOTE, "$1"));
+      element("blockquote", out).append(markdown(body.join("\n"), depth + 1));
+    } else if (tableAt(i)) {
+      const aligns = cells(lines[i + 1]).map((c) => (c.endsWith(":") ? (c.startsWith(":") ? "center" : "right") : ""));
+      const wrap = element("div", out);
+      wrap.className = "table";
+      const table = element("table", wrap);
+      const head = element("tr", element("thead", table));
+      const columns = cells(line);
+      columns.forEach((text, k) => {
+        const th = element("th", head, text);
+        if (aligns[k]) th.style.textAlign = aligns[k];
+      });
+      const body = element("tbody", table);
+      for (i += 2; i < lines.length && !blank(lines[i]) && lines[i].includes("|"); i++) {
+        const row = element("tr", body);
+        const values = cells(lines[i]);
+        columns.forEach((_, k) => {
+          const td = element("td", row, values[k] ?? "");
+          if (aligns[k]) td.style.textAlign = aligns[k];
+        });
+      }
+    } else if ((match = line.match(ITEM))) {
+      const ordered = match[3] !== undefined;
+      const list = element(ordered ? "ol" : "ul", out);
+      if (ordered && match[3] !== "1") list.start = Number(match[3]);
+      // Items, each with the lines that continue it, until a line that is no
+      // item of this list after a blank line or starts another block.
+      while (i < lines.length) {
+        const item = lines[i].match(ITEM);
+        if (!item || (item[3] !== undefined) !== ordered) break;
+        const text = [item[4] ?? ""];
+        for (i++; i < lines.length && !blank(lines[i]) && !ITEM.test(lines[i]) && !(startsBlock(i) && !/^\s/.test(lines[i])); i++) {
+          text.push(lines[i].trim());
+        }
+        element("li", list, text.join(" "));
+        let next = i;
+        while (next < lines.length && blank(lines[next])) next++;
+        if (next >= lines.length || !ITEM.test(lines[next])) break;
+        i = next;
+      }
+    } else {
+      const text = [line.trim()];
+      for (i++; i < lines.length && !blank(lines[i]) && !startsBlock(i); i++) text.push(lines[i].trim());
+      element("p", out, text.join(" "));
+    }
+  }
+  return out;
+}
+
+// Inline Markdown into `parent`: code spans, **strong**, *emphasis*, links as
+// their text, backslash escapes; the rest as it is. Each mark's end is the
+// first one after its start (as a lazy pattern would find it), looked for
+// by searches that only ever go forward, so a paragraph takes time in
+// proportion to its length, whatever it holds.
+function inline(text, parent, depth = 0) {
+  let plain = "";
+  const flush = () => {
+    if (plain) parent.append(plain);
+    plain = "";
+  };
+  const wrap = (name, inner) => {
+    flush();
+    const node = document.createElement(name);
+    if (depth < MAX_NESTING) inline(inner, node, depth + 1);
+    else node.textContent = inner;
+    parent.append(node);
+  };
+  const space = (k) => k < 0 || k >= text.length || /\s/.test(text[k]);
+  // The first position from `from` on where `test` holds, -1 for none. The
+  // positions asked for of one kind only grow, so the last answer stands
+  // while it is not behind.
+  const found = new Map();
+  const next = (kind, from, test) => {
+    let k = found.get(kind);
+    if (k === undefined || (k !== -1 && k < from)) {
+      for (k = from; k < text.length && !test(k); k++);
+      if (k >= text.length) k = -1;
+      found.set(kind, k);
+    }
+    return k;
+  };
+  const strongEnd = (k) => text[k] === "*" && text[k + 1] === "*" && !space(k - 1);
+  const emEnd = (k) => text[k] === "*" && text[k + 1] !== "*" && !space(k - 1) && text[k - 1] !== "*";
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === "\\" && /[!-/:-@[-`{-~]/.test(text[i + 1] ?? "")) {
+      plain += text[i + 1];
+      i += 2;
+    } else if (c === "`") {
+      let run = 1;
+      while (text[i + run] === "`") run++;
+      const ticks = "`".repeat(run);
+      const end = next(ticks, i + run, (k) => text.startsWith(ticks, k));
+      if (end < 0) {
+        plain += ticks;
+        i += run;
+        continue;
+      }
+      flush();
+      let code = text.slice(i + run, end);
+      if (code.length > 2 && code.startsWith(" ") && code.endsWith(" ") && code.trim()) code = code.slice(1, -1);
+      const node = document.createElement("code");
+      node.textContent = code;
+      parent.append(node);
+      i = end + run;
+    } else if (c === "*" && text[i + 1] === "*" && !space(i + 2) && next("strong", i + 3, strongEnd) >= 0) {
+      const end = next("strong", i + 3, strongEnd);
+      wrap("strong", text.slice(i + 2, end));
+      i = end + 2;
+    } else if (c === "*" && !space(i + 1) && text[i + 1] !== "*" && (next("em", i + 2, emEnd) >= 0 || text[i + 2] === "*")) {
+      const end = next("em", i + 2, emEnd);
+      const close = end >= 0 ? end : i + 2;
+      wrap("em", text.slice(i + 1, close));
+      i = close + 1;
+    } else if ((c === "[" || (c === "!" && text[i + 1] === "[")) && linkAt(i)) {
+      // A link (or an image) is shown as its text: the page goes nowhere the
+      // engine says.
+      const [label, end] = linkAt(i);
+      wrap("span", label);
+      i = end + 1;
+    } else {
+      plain += c;
+      i++;
+    }
+  }
+  flush();
+
+  // `[text](target)` from `at`: its text and where it ends, or null.
+  function linkAt(at) {
+    const open = text[at] === "!" ? at + 1 : at;
+    const close = next("]", open + 1, (k) => text[k] === "]");
+    if (close < 0 || text[close + 1] !== "(") return null;
+    const end = next(")", close + 2, (k) => text[k] === ")");
+    return end < 0 ? null : [text.slice(open + 1, close), end];
+  }
+}
+
 $("open-rules").onclick = () => {
-  $("rules-title").textContent = `Rules: ${settings?.game ?? ""}`;
-  $("rules-text").textContent = rules ?? "The referee engine gives no rules text for this game.";
+  const page = rules ? markdown(rules) : null;
+  // The page's own title (its first heading, `# ...`) names the dialog.
+  const first = page?.firstElementChild;
+  const titled = first?.tagName === "H3";
+  $("rules-title").textContent = titled ? first.textContent : `Rules: ${settings?.game ?? ""}`;
+  if (titled) first.remove();
+  const text = $("rules-text");
+  if (page) text.replaceChildren(page);
+  else text.replaceChildren(Object.assign(document.createElement("p"), { textContent: "The referee engine gives no rules text for this game." }));
+  text.scrollTop = 0;
   $("rules-dialog").showModal();
 };
 $("close-rules").onclick = () => $("rules-dialog").close();

@@ -229,7 +229,7 @@ impl Game for Position {
     /// that (longest 176 in 400 seeded games); at the cap
     /// [`adjudicate`](Game::adjudicate) scores the position as it stands.
     const DEFAULT_MAX_PLIES: u32 = 300;
-    const RULES: &'static str = include_str!("../RULES.txt");
+    const RULES: &'static str = include_str!("../RULES.md");
     const NOTATION: &'static str = "quiet move c3-d4 (or the short fe5: the f-file column to e5); \
         capture: start and every landing square joined by ':', c5:e3:c1 \
         (or short d:f6: from the d-file to f6)";

@@ -29,7 +29,7 @@ pub trait DynGame: fmt::Debug + Send + Sync + Any {
     fn default_max_plies(&self) -> u32;
     /// How to write a move ([`Game::NOTATION`]).
     fn notation(&self) -> &'static str;
-    /// The rules for people ([`Game::RULES`]; empty by default).
+    /// The rules page for people, as Markdown ([`Game::RULES`]; empty by default).
     fn rules(&self) -> &'static str {
         ""
     }

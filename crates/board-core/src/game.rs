@@ -74,8 +74,10 @@ pub trait Game:
     const DEFAULT_MAX_PLIES: u32 = 400;
     /// How to write a move, in one line for people (a `help` command prints it).
     const NOTATION: &'static str;
-    /// The rules in a few paragraphs for people (GUIs show it through the
-    /// protocol's `query rules`); empty when the game gives none.
+    /// The rules for people: the game's full rules page, as Markdown
+    /// (headings, paragraphs, lists, tables and fenced `text` blocks; the
+    /// crate's `RULES.md`). GUIs show it through the protocol's `query rules`;
+    /// empty when the game gives none.
     const RULES: &'static str = "";
 
     /// The start position of `variant`.

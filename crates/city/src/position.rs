@@ -193,7 +193,7 @@ impl Game for Position {
     /// Games are short: the first pawn over the wall decides most of them. 300
     /// plies leaves room for slow manoeuvring; a capped game is a draw.
     const DEFAULT_MAX_PLIES: u32 = 300;
-    const RULES: &'static str = include_str!("../RULES.txt");
+    const RULES: &'static str = include_str!("../RULES.md");
     const NOTATION: &'static str = "from-to, captures too: d1-d2 (onto the wall), \
         c2-h5 (along the wall), a1-a9 (a slide that captures on a9); reach the bazaar e5 to win \
         (variants 8c 16c 22c 24c: capturing is compulsory, e5 is entered by one step)";

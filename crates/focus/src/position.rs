@@ -287,7 +287,7 @@ impl Game for Position {
     /// crate docs), and random games practically never end (reserves keep
     /// refilling); 400 plies (200 moves each) is room for a real game.
     const DEFAULT_MAX_PLIES: u32 = 400;
-    const RULES: &'static str = include_str!("../RULES.txt");
+    const RULES: &'static str = include_str!("../RULES.md");
     const NOTATION: &'static str = "move the top pieces of a stack as many squares as pieces: \
                                     c5-c1 (4 pieces), e4-e5 (1 piece); drop a reserve piece: @e5";
 

@@ -196,7 +196,7 @@ impl Game for Position {
     /// 400 plies: a full game rarely needs half of it, but kings are on the
     /// board from the start and a king ending can shuffle for a long time.
     const DEFAULT_MAX_PLIES: u32 = 400;
-    const RULES: &'static str = include_str!("../RULES.txt");
+    const RULES: &'static str = include_str!("../RULES.md");
     const NOTATION: &'static str = "fields A1..K5 (rows A-K, numbered from the left); quiet move H8-G9; capture: start and every landing field joined by ':', I3:G3:E4 (or I3:E4 when only one capture fits)";
 
     /// The start position (an interpretation, see the crate docs).

@@ -108,7 +108,7 @@ impl Game for Position {
     /// 200 plies (100 moves a side); a game stopped there is adjudicated a
     /// draw (the provided [`Game::adjudicate`]), as the rules define no draw.
     const DEFAULT_MAX_PLIES: u32 = 200;
-    const RULES: &'static str = include_str!("../RULES.txt");
+    const RULES: &'static str = include_str!("../RULES.md");
     const NOTATION: &'static str =
         "quiet move from-to: a1-a5; capture from-edge square x captured square: a1-h1xd5";
 

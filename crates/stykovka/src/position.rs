@@ -156,7 +156,7 @@ impl Game for Position {
     /// checkers are never captured, so play can circle; games between
     /// sensible players end (docking or crash) far sooner.
     const DEFAULT_MAX_PLIES: u32 = 300;
-    const RULES: &'static str = include_str!("../RULES.txt");
+    const RULES: &'static str = include_str!("../RULES.md");
     const NOTATION: &'static str = "from-to: d1-d3; landing on an enemy checker, add where it \
                                     retreats: c1-e3/a7; pass only when no other move exists: pass";
 

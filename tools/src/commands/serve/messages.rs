@@ -144,7 +144,7 @@ pub enum Notice {
     Board {
         /// The `query board` JSON.
         board: Value,
-        /// The `query rules` text, when the referee answers it.
+        /// The `query rules` page (Markdown), when the referee answers it.
         rules: Option<String>,
     },
     /// The position after a change.

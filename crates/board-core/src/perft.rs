@@ -68,12 +68,14 @@ pub struct Playouts {
 /// arguments play the same games.
 ///
 /// ```
+/// # #[cfg(feature = "testkit")] {
 /// use board_core::perft::{Playouts, random_playouts};
 /// use board_core::tictactoe::TicTacToe;
 ///
 /// // One ply of each of 3 games: 9 moves generated at each start.
 /// let played = random_playouts(&TicTacToe::default(), 1, 3, 1);
 /// assert_eq!(played, Playouts { plies: 3, generated: 27 });
+/// # }
 /// ```
 #[inline(never)]
 pub fn random_playouts<G: Game>(start: &G, seed: u64, games: u32, max_plies: u32) -> Playouts {

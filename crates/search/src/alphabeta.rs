@@ -4,6 +4,7 @@
 //! late-move reductions and quiescence search, over any game with an
 //! [`Evaluate`] implementation.
 
+use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -87,6 +88,7 @@ impl Default for Pruning {
 pub struct AlphaBeta<G: Game> {
     table: Table,
     threads: usize,
+    shortfall: Option<ThreadShortfall>,
     pruning: Pruning,
     game: std::marker::PhantomData<fn() -> G>,
 }
@@ -98,6 +100,7 @@ impl<G: Evaluate> AlphaBeta<G> {
         AlphaBeta {
             table: Table::new(hash_mb),
             threads: 1,
+            shortfall: None,
             pruning: Pruning::ALL,
             game: std::marker::PhantomData,
         }
@@ -115,6 +118,12 @@ impl<G: Evaluate> AlphaBeta<G> {
     /// orders; the calling thread's result counts.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
+    }
+
+    /// The threads the last search could not start (a thread or memory
+    /// limit): it searched with those that started.
+    pub fn shortfall(&self) -> Option<&ThreadShortfall> {
+        self.shortfall.as_ref()
     }
 
     /// Forgets everything learnt (a new game), so that a game's searches do
@@ -164,13 +173,15 @@ impl<G: Evaluate> AlphaBeta<G> {
         }
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let helpers_stop = AtomicBool::new(false);
+        let mut shortfall = None;
         let best = std::thread::scope(|scope| {
             for id in 1..self.threads {
                 let (table, pruning) = (&self.table, self.pruning);
                 let (helpers_stop, helper_nodes) = (&helpers_stop, &helper_nodes);
                 let mut moves = root_moves.clone();
                 moves.rotate_left(id % root_moves.len());
-                scope.spawn(move || {
+                let helper = std::thread::Builder::new().name("igroteka-helper".to_owned());
+                let spawned = helper.spawn_scoped(scope, move || {
                     let clock = Clock::new(Limits::default(), helpers_stop, NODE_BATCH);
                     let mut helper =
                         Thread::new(table, pruning, clock, Some(helper_nodes), limits.plies_left);
@@ -179,6 +190,12 @@ impl<G: Evaluate> AlphaBeta<G> {
                     helper.deepen(pos, &mut moves, first..=MAX_DEPTH, |_, _, _, _| true);
                     helper_nodes.fetch_add(helper.nodes % NODE_BATCH, Ordering::Relaxed);
                 });
+                // Under a thread or memory limit: search with those started.
+                if let Err(e) = spawned {
+                    let asked = self.threads;
+                    shortfall = Some(ThreadShortfall { started: id, asked, error: e.to_string() });
+                    break;
+                }
             }
             let best =
                 main.deepen(pos, &mut root_moves, 1..=max_depth, |main, depth, value, best| {
@@ -198,12 +215,31 @@ impl<G: Evaluate> AlphaBeta<G> {
             helpers_stop.store(true, Ordering::Relaxed);
             best
         });
+        self.shortfall = shortfall;
         info.nodes = main.nodes + helper_nodes.load(Ordering::Relaxed);
         info.time = main.clock.elapsed();
         if info.pv.first() != Some(&best) {
             info.pv = vec![best];
         }
         (Some(best), info)
+    }
+}
+
+/// Threads a search was asked for and could not start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreadShortfall {
+    /// The threads that searched, the calling one included.
+    pub started: usize,
+    /// The threads asked for.
+    pub asked: usize,
+    /// Why the next one could not start.
+    pub error: String,
+}
+
+impl fmt::Display for ThreadShortfall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ThreadShortfall { started, asked, error } = self;
+        write!(f, "searched with {started} of {asked} threads: no more could start ({error})")
     }
 }
 

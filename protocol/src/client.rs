@@ -17,8 +17,9 @@
 //! - The last lines the engine wrote to stderr are kept and end every error
 //!   message (a crash says why); with a log file, the whole conversation and
 //!   stderr are written there too.
-//! - Memory is bounded: at most [`QUEUED_LINES`] lines wait to be read (the
-//!   engine is then held back by its pipe), each at most [`MAX_LINE_BYTES`].
+//! - Memory is bounded in bytes: lines read and not yet taken hold at most
+//!   [`QUEUED_BYTES`] (the engine is then held back by its pipe until they
+//!   are taken), each at most [`MAX_LINE_BYTES`].
 
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
@@ -33,13 +34,17 @@ use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
-use tokio::sync::mpsc;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 use tokio::time::Instant;
 
 use crate::{EngineMessage, GuiMessage, MAX_LINE_BYTES, OptionDecl, ParseError};
 
-/// Lines read from the engine and not yet taken, at most.
-pub const QUEUED_LINES: usize = 1024;
+/// Bytes of lines read from the engine and not yet taken, at most (a line
+/// counts its text and [`LINE_OVERHEAD`]).
+pub const QUEUED_BYTES: usize = 4 << 20;
+/// What a queued line costs beyond its text (its string and place in the
+/// queue), so that a flood of empty lines is bounded too.
+const LINE_OVERHEAD: usize = 64;
 /// Lines of the engine's stderr kept for error messages.
 pub const STDERR_LINES: usize = 8;
 /// The most characters of one stderr line kept for error messages.
@@ -167,7 +172,8 @@ impl Handshake {
 }
 
 enum Event {
-    Line(String),
+    /// A line, holding its share of [`QUEUED_BYTES`] until taken.
+    Line(String, OwnedSemaphorePermit),
     Garbage(String),
     Eof,
 }
@@ -246,8 +252,9 @@ impl EngineProcess {
         };
         let tail: Shared = Arc::new(Mutex::new(Tail { lines: VecDeque::new(), log: log_file }));
         log(&tail, "#", &format!("started {program} {}", command.args.join(" ")));
-        let (tx, events) = mpsc::channel(QUEUED_LINES);
-        tokio::spawn(read_lines(BufReader::new(stdout), tx, Arc::clone(&tail)));
+        let (tx, events) = mpsc::channel(QUEUED_BYTES / LINE_OVERHEAD);
+        let budget = Arc::new(Semaphore::new(QUEUED_BYTES));
+        tokio::spawn(read_lines(BufReader::new(stdout), tx, budget, Arc::clone(&tail)));
         tokio::spawn(read_stderr(BufReader::new(stderr), Arc::clone(&tail)));
         Ok(EngineProcess { child, stdin: Some(stdin), events, group, tail, ended: false })
     }
@@ -292,7 +299,7 @@ impl EngineProcess {
     pub async fn next_line(&mut self, deadline: Instant) -> Result<Option<Heard>, ClientError> {
         match tokio::time::timeout_at(deadline, self.events.recv()).await {
             Err(_) => Ok(None),
-            Ok(Some(Event::Line(line))) => Ok(Some(match line.parse() {
+            Ok(Some(Event::Line(line, _taken))) => Ok(Some(match line.parse() {
                 Ok(message) => Heard::Message(message),
                 Err(e) => Heard::Unreadable(line, e),
             })),
@@ -458,6 +465,7 @@ pub fn errors(answers: &[EngineMessage]) -> Vec<String> {
 async fn read_lines<R: AsyncRead + Unpin>(
     mut reader: BufReader<R>,
     tx: mpsc::Sender<Event>,
+    budget: Arc<Semaphore>,
     tail: Shared,
 ) {
     let mut line = Vec::new();
@@ -485,7 +493,11 @@ async fn read_lines<R: AsyncRead + Unpin>(
                 Ok(text) => {
                     let text = text.trim_end_matches(['\n', '\r']);
                     log(&tail, "<", text);
-                    Event::Line(text.to_owned())
+                    let cost = u32::try_from(text.len() + LINE_OVERHEAD).unwrap_or(u32::MAX);
+                    let Ok(share) = Arc::clone(&budget).acquire_many_owned(cost).await else {
+                        return;
+                    };
+                    Event::Line(text.to_owned(), share)
                 }
                 Err(e) => Event::Garbage(format!(
                     "a line that is not UTF-8 (byte {} of {})",

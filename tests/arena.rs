@@ -1,7 +1,11 @@
 //! `igroteka arena` with the real built-in engines (each a spawned
 //! `igroteka engine` process), as a user runs it.
 
+#[path = "serve_support.rs"]
+mod serve_support;
+
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 fn arena(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_igroteka"))
@@ -415,4 +419,45 @@ fn the_kubernetes_recipe_runs_as_written() {
     let merge = merge.replace("/results", &volume.display().to_string());
     assert_eq!(run_script("/bin/sh", &merge, &dir, &path, &[]), unsharded_standings());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every terminating signal — SIGTERM (`kill`, `timeout`, systemd), SIGHUP (a
+/// closed terminal), SIGINT (Ctrl-C), SIGQUIT — ends the arena with the status
+/// a shell gives a process the signal killed, and every engine first: a
+/// built-in one searching to depth 40, and one behind a wrapper script that
+/// ignores SIGTERM and leaves a child of its own.
+#[test]
+fn every_terminating_signal_ends_the_arena_and_every_engine_process() {
+    let wrapped = format!("cmd=sh -c \"trap '' TERM; {} engine; sleep 600\"", serve_support::BIN);
+    for (signal, number) in [("-TERM", 15), ("-HUP", 1), ("-INT", 2), ("-QUIT", 3)] {
+        let mut arena = Command::new(serve_support::BIN)
+            .args(["arena", "--game", "focus", "--rounds", "1", "--concurrency", "1"])
+            .args(["--engine", "name=ab", "builtin=alphabeta", "depth=40"])
+            .args(["--engine", "name=wrapped", &wrapped, "depth=40"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("igroteka runs");
+        let pid = arena.id();
+        // Until a game's two engines (the wrapped one with its shell) search.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while serve_support::descendants(pid).len() < 3 {
+            assert!(Instant::now() < deadline, "no game started");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        std::thread::sleep(Duration::from_millis(500));
+        let processes = serve_support::descendants(pid);
+        let status = Command::new("kill").args([signal, &pid.to_string()]).status();
+        assert!(status.expect("kill runs").success());
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let status = loop {
+            if let Some(status) = arena.try_wait().expect("wait") {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "the arena ignores {signal}");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        assert_eq!(status.code(), Some(128 + number), "{signal}: {status}");
+        serve_support::wait_gone(&processes);
+    }
 }

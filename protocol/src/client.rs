@@ -17,24 +17,29 @@
 //! - The last lines the engine wrote to stderr are kept and end every error
 //!   message (a crash says why); with a log file, the whole conversation and
 //!   stderr are written there too.
+//! - Every engine's group is known process-wide until it is ended:
+//!   [`terminated`] resolves on SIGINT, SIGTERM, SIGHUP or SIGQUIT after
+//!   ending them all, so a program that waits for it in its shutdown path
+//!   leaves no engine running whatever signal stops it.
 //! - Memory is bounded in bytes: lines read and not yet taken hold at most
 //!   [`QUEUED_BYTES`] (the engine is then held back by its pipe until they
 //!   are taken), each at most [`MAX_LINE_BYTES`].
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt;
 use std::fs::File;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::Stdio;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
+use tokio::signal::unix::{SignalKind, signal};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tokio::time::Instant;
 
 use crate::{EngineMessage, GuiMessage, MAX_LINE_BYTES, OptionDecl, ParseError};
@@ -245,6 +250,9 @@ impl EngineProcess {
             ClientError::Spawn { detail: format!("cannot start '{program}'{dir}: {e}") }
         })?;
         let group = child.id().and_then(|id| i32::try_from(id).ok()).map(Pid::from_raw);
+        if let Some(group) = group {
+            lock_groups().insert(group.as_raw());
+        }
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
@@ -416,6 +424,14 @@ impl EngineProcess {
             let _ = tokio::time::timeout(Duration::from_millis(500), self.child.wait()).await;
         }
         self.ended = true;
+        self.forget_group();
+    }
+
+    /// Takes the group out of those [`terminated`] ends.
+    fn forget_group(&self) {
+        if let Some(group) = self.group {
+            lock_groups().remove(&group.as_raw());
+        }
     }
 
     /// Whether any process of the engine's group is still there.
@@ -447,7 +463,91 @@ impl Drop for EngineProcess {
     fn drop(&mut self) {
         if !self.ended {
             self.kill_group(Some(Signal::SIGKILL));
+            self.forget_group();
         }
+    }
+}
+
+/// The process groups of the engines started and not yet ended.
+static GROUPS: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
+
+fn lock_groups() -> std::sync::MutexGuard<'static, BTreeSet<i32>> {
+    GROUPS.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The signal that stopped the program: SIGINT (Ctrl-C), SIGTERM (`kill`,
+/// `timeout`, systemd), SIGHUP (a closed terminal) or SIGQUIT.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Terminated(pub Signal);
+
+impl Terminated {
+    /// The status a shell gives a program the signal killed: 128 + its
+    /// number.
+    pub fn exit_code(self) -> u8 {
+        u8::try_from(128 + self.0 as i32).unwrap_or(u8::MAX)
+    }
+}
+
+impl fmt::Display for Terminated {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "stopped by {}", self.0.as_str())
+    }
+}
+
+impl std::error::Error for Terminated {}
+
+/// Resolves when a terminating signal (see [`Terminated`]) has come and every
+/// engine started and not yet ended has been ended: SIGTERM to each group,
+/// 200 ms, SIGKILL. The program should then stop, with
+/// [`Terminated::exit_code`].
+///
+/// The first call starts listening (in that call's tokio runtime, which must
+/// outlive the waits): from then on these signals no longer kill the
+/// program, and one that comes while nothing waits is kept for the next
+/// call. Cancel-safe.
+pub async fn terminated() -> Terminated {
+    static HEARD: OnceLock<watch::Sender<Option<Terminated>>> = OnceLock::new();
+    let heard = HEARD.get_or_init(|| {
+        let (sender, _) = watch::channel(None);
+        let listening = [
+            SignalKind::interrupt(),
+            SignalKind::terminate(),
+            SignalKind::hangup(),
+            SignalKind::quit(),
+        ]
+        .into_iter()
+        .zip([Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP, Signal::SIGQUIT])
+        .filter_map(|(kind, which)| signal(kind).ok().map(|stream| (stream, which)));
+        for (mut stream, which) in listening {
+            let sender = sender.clone();
+            tokio::spawn(async move {
+                while stream.recv().await.is_some() {
+                    end_every_engine().await;
+                    sender.send_replace(Some(Terminated(which)));
+                }
+            });
+        }
+        sender
+    });
+    let mut receiver = heard.subscribe();
+    match receiver.wait_for(Option::is_some).await {
+        Ok(which) => (*which).unwrap_or(Terminated(Signal::SIGTERM)),
+        Err(_) => std::future::pending().await,
+    }
+}
+
+/// Ends every engine started and not yet ended, and all they started.
+async fn end_every_engine() {
+    let groups: Vec<Pid> = lock_groups().iter().copied().map(Pid::from_raw).collect();
+    if groups.is_empty() {
+        return;
+    }
+    for &group in &groups {
+        let _ = killpg(group, Signal::SIGTERM);
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    for &group in &groups {
+        let _ = killpg(group, Signal::SIGKILL);
     }
 }
 

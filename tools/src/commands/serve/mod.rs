@@ -112,9 +112,10 @@ impl clap::Args for ServeArgs {
     }
 }
 
-/// Serves until interrupted.
+/// Serves until a terminating signal, which ends every engine first.
 ///
 /// # Errors
+/// [`Terminated`](protocol::client::Terminated) at the signal;
 /// A bad `--engine` or `--referee`, or an address that cannot be bound.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     let flags = &args.flags;
@@ -179,22 +180,6 @@ fn allowed_origins(local: std::net::SocketAddr, extra: &[String]) -> Vec<String>
     origins
 }
 
-/// Ctrl-C or SIGTERM (what `kill`, systemd and container runtimes send).
-async fn shutdown_signal() {
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending().await,
-        }
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        () = terminate => {}
-    }
-}
-
 async fn serve(
     address: (&str, u16),
     config: Arc<Config>,
@@ -236,7 +221,9 @@ async fn serve(
         open_browser(&url);
     }
     let header_timeout = Duration::from_millis(flags.header_timeout);
-    let shutdown = shutdown_signal();
+    // Ctrl-C, SIGTERM (`kill`, systemd, container runtimes), SIGHUP (a
+    // closed terminal) or SIGQUIT: every engine is ended first.
+    let shutdown = protocol::client::terminated();
     tokio::pin!(shutdown);
     loop {
         let stream = tokio::select! {
@@ -245,7 +232,7 @@ async fn serve(
                 // A failed accept (too many open files, say) passes.
                 Err(_) => continue,
             },
-            () = &mut shutdown => return Ok(()),
+            stopped = &mut shutdown => return Err(stopped.into()),
         };
         let service = hyper_util::service::TowerToHyperService::new(app.clone());
         tokio::spawn(async move {

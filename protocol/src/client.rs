@@ -54,6 +54,10 @@ const LINE_OVERHEAD: usize = 64;
 pub const STDERR_LINES: usize = 8;
 /// The most characters of one stderr line kept for error messages.
 const STDERR_CHARS: usize = 200;
+/// How long lines written before an engine exited may still take to arrive.
+const EXIT_DRAIN: Duration = Duration::from_millis(100);
+/// What `ugi` awaits.
+const UGIOK: &str = "ugiok";
 /// Lines that are no awaited reply, tolerated per wait.
 pub const MAX_OTHER_LINES: u32 = 10_000;
 
@@ -129,6 +133,9 @@ impl fmt::Display for ClientError {
             ClientError::Disconnect { detail, .. } => f.write_str(detail)?,
             ClientError::Timeout { awaited, after, .. } => {
                 write!(f, "no '{awaited}' within {} ms", after.as_millis())?;
+                if awaited == UGIOK {
+                    f.write_str(" (a UCI engine, which speaks 'uci' … 'uciok', never answers)")?;
+                }
             }
             ClientError::Garbage { detail, .. } => f.write_str(detail)?,
             ClientError::Unsendable { text } => {
@@ -210,6 +217,8 @@ pub struct EngineProcess {
     group: Option<Pid>,
     tail: Shared,
     ended: bool,
+    /// When the engine was seen to exit.
+    exited: Option<Instant>,
 }
 
 impl fmt::Debug for EngineProcess {
@@ -264,7 +273,15 @@ impl EngineProcess {
         let budget = Arc::new(Semaphore::new(QUEUED_BYTES));
         tokio::spawn(read_lines(BufReader::new(stdout), tx, budget, Arc::clone(&tail)));
         tokio::spawn(read_stderr(BufReader::new(stderr), Arc::clone(&tail)));
-        Ok(EngineProcess { child, stdin: Some(stdin), events, group, tail, ended: false })
+        Ok(EngineProcess {
+            child,
+            stdin: Some(stdin),
+            events,
+            group,
+            tail,
+            ended: false,
+            exited: None,
+        })
     }
 
     /// The engine's last stderr lines (at most [`STDERR_LINES`]).
@@ -305,7 +322,25 @@ impl EngineProcess {
     /// [`ClientError::Disconnect`] at the end of output,
     /// [`ClientError::Garbage`] for bytes that are no text line.
     pub async fn next_line(&mut self, deadline: Instant) -> Result<Option<Heard>, ClientError> {
-        match tokio::time::timeout_at(deadline, self.events.recv()).await {
+        // Once the engine has exited, what it wrote still comes, but its
+        // output may stay open (a child that left its group holds it): after
+        // a short pause the exit is the answer, not silence at the deadline.
+        let event = loop {
+            if let Some(exited) = self.exited {
+                let after_exit = deadline.min(exited + EXIT_DRAIN);
+                match tokio::time::timeout_at(after_exit, self.events.recv()).await {
+                    Err(_) if after_exit < deadline => {
+                        return Err(self.disconnect("it exited").await);
+                    }
+                    event => break event,
+                }
+            }
+            tokio::select! {
+                event = tokio::time::timeout_at(deadline, self.events.recv()) => break event,
+                _ = self.child.wait() => self.exited = Some(Instant::now()),
+            }
+        };
+        match event {
             Err(_) => Ok(None),
             Ok(Some(Event::Line(line, _taken))) => Ok(Some(match line.parse() {
                 Ok(message) => Heard::Message(message),
@@ -372,30 +407,55 @@ impl EngineProcess {
         Ok(before)
     }
 
-    /// `ugi` … `ugiok` (the name and declared options), then `setoption` for
+    /// `ugi` … `ugiok`: the engine's name and declared options (the
+    /// [`Handshake`] has no errors or missing options yet).
+    ///
+    /// # Errors
+    /// As [`expect`](Self::expect); [`ClientError::Garbage`] naming UCI at
+    /// once when the engine answers `uciok` (a UCI engine), and a
+    /// [`ClientError::Timeout`] that names UCI too, since a UCI engine may
+    /// not answer `ugi` at all.
+    pub async fn identify(&mut self, timeout: Duration) -> Result<Handshake, ClientError> {
+        self.send(&GuiMessage::Ugi).await?;
+        let mut handshake = Handshake::default();
+        let ok = |m: &EngineMessage| match m {
+            EngineMessage::UgiOk => Some(true),
+            EngineMessage::UciOk => Some(false),
+            _ => None,
+        };
+        let deadline = Instant::now() + timeout;
+        let ugi = self
+            .expect(UGIOK, deadline, ok, |m| match m {
+                EngineMessage::IdName(name) => handshake.name = Some(name),
+                EngineMessage::Option(decl) => {
+                    handshake.options.insert(decl.name.clone(), decl);
+                }
+                _ => {}
+            })
+            .await?;
+        if !ugi {
+            let detail = "it answered 'ugi' with 'uciok': a UCI engine, which speaks 'uci' \
+                          … 'uciok', not UGI ('ugi' … 'ugiok')"
+                .to_owned();
+            return Err(ClientError::Garbage { detail, stderr: self.stderr() });
+        }
+        Ok(handshake)
+    }
+
+    /// [`identify`](Self::identify), then `setoption` for
     /// each of `options` the engine declares (the others are listed in
     /// [`Handshake::missing`], not sent), then `isready` … `readyok`,
     /// collecting the errors the options caused.
     ///
     /// # Errors
-    /// As [`expect`](Self::expect), each wait within `timeout`.
+    /// As [`identify`](Self::identify) and [`expect`](Self::expect), each
+    /// wait within `timeout`.
     pub async fn handshake(
         &mut self,
         options: &[(String, String)],
         timeout: Duration,
     ) -> Result<Handshake, ClientError> {
-        self.send(&GuiMessage::Ugi).await?;
-        let mut handshake = Handshake::default();
-        let ok = |m: &EngineMessage| (*m == EngineMessage::UgiOk).then_some(());
-        let deadline = Instant::now() + timeout;
-        self.expect("ugiok", deadline, ok, |m| match m {
-            EngineMessage::IdName(name) => handshake.name = Some(name),
-            EngineMessage::Option(decl) => {
-                handshake.options.insert(decl.name.clone(), decl);
-            }
-            _ => {}
-        })
-        .await?;
+        let mut handshake = self.identify(timeout).await?;
         for (name, value) in options {
             if !handshake.declares(name) {
                 handshake.missing.push(name.clone());

@@ -227,3 +227,36 @@ async fn an_unread_flood_of_long_lines_is_bounded_in_bytes() {
     );
     engine.quit(Duration::from_millis(100)).await;
 }
+
+/// An engine that crashes while a grandchild in a session of its own (out of
+/// reach of its group) holds its output: the crash is reported at once, with
+/// its exit status, not as silence at the deadline.
+#[tokio::test]
+async fn a_crash_is_reported_at_once_while_an_escaped_grandchild_holds_the_output() {
+    let mut engine =
+        spawn("setsid sleep 600 & echo \"info string child $!\"; read -r line; exit 5");
+    let child = announced_child(&mut engine).await;
+    let started = Instant::now();
+    let error = engine.sync(WAIT).await.unwrap_err();
+    let _ = std::process::Command::new("kill").arg(child.to_string()).status();
+    assert!(started.elapsed() < Duration::from_secs(2), "{error}");
+    assert!(matches!(error, ClientError::Disconnect { .. }), "{error:?}");
+    assert!(error.to_string().contains("exit status: 5"), "{error}");
+}
+
+/// A UCI engine answers `uciok`, or nothing, to `ugi`: the error says so, at
+/// once when `uciok` comes.
+#[tokio::test]
+async fn a_uci_engine_is_named_as_such() {
+    let mut engine = spawn("read -r line; echo 'id name Stockfish'; echo uciok; exec sleep 60");
+    let started = Instant::now();
+    let error = engine.handshake(&[], WAIT).await.unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(2), "{error}");
+    assert!(error.to_string().contains("a UCI engine"), "{error}");
+    engine.quit(Duration::from_millis(100)).await;
+    let mut silent = spawn("read -r line; echo \"Unknown command: '$line'\"; exec sleep 60");
+    let error = silent.handshake(&[], Duration::from_millis(300)).await.unwrap_err();
+    assert!(matches!(error, ClientError::Timeout { .. }), "{error:?}");
+    assert!(error.to_string().contains("UCI"), "{error}");
+    silent.quit(Duration::from_millis(100)).await;
+}

@@ -448,6 +448,33 @@ async fn an_engine_flooding_one_endless_line_is_cut_off() {
     assert!(rss_kb < 200_000, "the server holds {rss_kb} kB");
 }
 
+/// An engine flooding long `info` lines while the page reads nothing costs
+/// the server a few MiB, not a thousand lines of up to 1 MiB each.
+#[tokio::test]
+async fn an_engine_flooding_long_info_lines_to_a_page_that_reads_nothing_is_bounded() {
+    let flood = serve_support::script(
+        "flood-info",
+        "go*) l=$(head -c 500000 /dev/zero | tr '\\0' x); \
+         while :; do printf 'info string %s\\n' \"$l\"; done ;;",
+    );
+    let flag = format!("cmd={}", flood.display());
+    let server = Server::start(&["--engine", "name=flood", &flag]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    let engine = side(Some("flood"), json!({"movetime": 60_000}));
+    send(&mut ws, new_game("focus", engine, side(None, Value::Null))).await;
+    until(&mut ws, "state").await;
+    // The page reads nothing more: the server's queues fill, then hold.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.pid())).expect("status");
+    let peak_kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .expect("VmHWM");
+    assert!(peak_kb < 100_000, "the server held {peak_kb} kB at its peak");
+}
+
 /// A malformed `bestmove` (or a line that is not UTF-8) ends the game at
 /// once, as in the arena, not after the timeout.
 #[tokio::test]

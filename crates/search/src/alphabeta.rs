@@ -180,11 +180,14 @@ impl<G: Evaluate> AlphaBeta<G> {
                 let (helpers_stop, helper_nodes) = (&helpers_stop, &helper_nodes);
                 let mut moves = root_moves.clone();
                 moves.rotate_left(id % root_moves.len());
-                let helper = std::thread::Builder::new().name("igroteka-helper".to_owned());
-                let spawned = helper.spawn_scoped(scope, move || {
-                    let clock = Clock::new(Limits::default(), helpers_stop, NODE_BATCH);
-                    let mut helper =
-                        Thread::new(table, pruning, clock, Some(helper_nodes), limits.plies_left);
+                // Made here, not in the helper: under a memory limit the
+                // stacks of the helpers started take what is left, and a
+                // helper could not allocate its buffers (an abort).
+                let clock = Clock::new(Limits::default(), helpers_stop, NODE_BATCH);
+                let mut helper =
+                    Thread::new(table, pruning, clock, Some(helper_nodes), limits.plies_left);
+                let builder = std::thread::Builder::new().name("igroteka-helper".to_owned());
+                let spawned = builder.spawn_scoped(scope, move || {
                     // Odd helpers run a ply ahead of the main thread.
                     let first = 1 + u32::try_from(id % 2).unwrap_or(0);
                     helper.deepen(pos, &mut moves, first..=MAX_DEPTH, |_, _, _, _| true);

@@ -538,7 +538,7 @@ fn lock_groups() -> std::sync::MutexGuard<'static, BTreeSet<i32>> {
 /// The signal that stopped the program: SIGINT (Ctrl-C), SIGTERM (`kill`,
 /// `timeout`, systemd), SIGHUP (a closed terminal) or SIGQUIT.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Terminated(pub Signal);
+pub struct Terminated(Signal);
 
 impl Terminated {
     /// The status a shell gives a program the signal killed: 128 + its

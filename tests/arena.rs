@@ -461,3 +461,49 @@ fn every_terminating_signal_ends_the_arena_and_every_engine_process() {
         serve_support::wait_gone(&processes);
     }
 }
+
+/// An engine that crashes on `go` while a child in a session of its own
+/// (out of reach of its group) holds its output loses by `disconnect` with
+/// its exit status, at once, not when the next `isready` finds its input
+/// closed a stall time-out (10 s) later.
+#[test]
+fn a_crash_is_a_disconnect_with_its_status_while_an_escaped_child_holds_the_output() {
+    let dir = scratch("escaped-child");
+    let pids = dir.join("pids");
+    let crash = serve_support::script(
+        "escaping",
+        &format!(
+            "position*) setsid sleep 600 & echo $! >> {} ;;\n    go*) exit 5 ;;",
+            pids.display()
+        ),
+    );
+    let jsonl = dir.join("games.jsonl");
+    let started = Instant::now();
+    let (_, _, err) = arena(&[
+        "--game",
+        "focus",
+        "--rounds",
+        "1",
+        "--engine",
+        "name=crash",
+        &format!("cmd={}", crash.display()),
+        "depth=3",
+        "--engine",
+        "name=rnd",
+        "builtin=random",
+        "--jsonl",
+        jsonl.to_str().expect("utf-8 path"),
+    ]);
+    let elapsed = started.elapsed();
+    for pid in std::fs::read_to_string(&pids).unwrap_or_default().lines() {
+        let _ = Command::new("kill").arg(pid).status();
+    }
+    let records = std::fs::read_to_string(&jsonl).expect("jsonl written");
+    assert_eq!(records.lines().count(), 2, "{records}{err}");
+    for record in records.lines() {
+        assert!(record.contains(r#""termination":"disconnect""#), "{record}");
+        assert!(record.contains("exit status: 5"), "{record}");
+    }
+    assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -429,9 +429,13 @@ fn the_kubernetes_recipe_runs_as_written() {
 #[test]
 fn every_terminating_signal_ends_the_arena_and_every_engine_process() {
     let wrapped = format!("cmd=sh -c \"trap '' TERM; {} engine; sleep 600\"", serve_support::BIN);
+    let dir = scratch("signals");
+    let jsonl = dir.join("games.jsonl");
     for (signal, number) in [("-TERM", 15), ("-HUP", 1), ("-INT", 2), ("-QUIT", 3)] {
         let mut arena = Command::new(serve_support::BIN)
-            .args(["arena", "--game", "focus", "--rounds", "1", "--concurrency", "1"])
+            .args(["arena", "--game", "focus", "--rounds", "1", "--concurrency", "2"])
+            .arg("--jsonl")
+            .arg(&jsonl)
             .args(["--engine", "name=ab", "builtin=alphabeta", "depth=40"])
             .args(["--engine", "name=wrapped", &wrapped, "depth=40"])
             .stdout(std::process::Stdio::null())
@@ -439,9 +443,9 @@ fn every_terminating_signal_ends_the_arena_and_every_engine_process() {
             .spawn()
             .expect("igroteka runs");
         let pid = arena.id();
-        // Until a game's two engines (the wrapped one with its shell) search.
+        // Until both games' engines (the wrapped ones with their shells) search.
         let deadline = Instant::now() + Duration::from_secs(20);
-        while serve_support::descendants(pid).len() < 3 {
+        while serve_support::descendants(pid).len() < 6 {
             assert!(Instant::now() < deadline, "no game started");
             std::thread::sleep(Duration::from_millis(50));
         }
@@ -459,7 +463,11 @@ fn every_terminating_signal_ends_the_arena_and_every_engine_process() {
         };
         assert_eq!(status.code(), Some(128 + number), "{signal}: {status}");
         serve_support::wait_gone(&processes);
+        // No game ended: none is scored as lost by the engines ended.
+        let records = std::fs::read_to_string(&jsonl).unwrap_or_default();
+        assert!(records.is_empty(), "{signal}: {records}");
     }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// An engine that crashes on `go` while a child in a session of its own

@@ -17,10 +17,10 @@
 //! - The last lines the engine wrote to stderr are kept and end every error
 //!   message (a crash says why); with a log file, the whole conversation and
 //!   stderr are written there too.
-//! - Every engine's group is known process-wide until it is ended:
-//!   [`terminated`] resolves on SIGINT, SIGTERM, SIGHUP or SIGQUIT after
-//!   ending them all, so a program that waits for it in its shutdown path
-//!   leaves no engine running whatever signal stops it.
+//! - Every engine's group is known process-wide until it is ended: a
+//!   program waits for [`terminated`] (SIGINT, SIGTERM, SIGHUP or SIGQUIT),
+//!   stops its work, then calls [`end_every_engine`], so it leaves no engine
+//!   running whatever signal stops it.
 //! - Memory is bounded in bytes: lines read and not yet taken hold at most
 //!   [`QUEUED_BYTES`] (the engine is then held back by its pipe until they
 //!   are taken), each at most [`MAX_LINE_BYTES`].
@@ -556,9 +556,9 @@ impl fmt::Display for Terminated {
 
 impl std::error::Error for Terminated {}
 
-/// Resolves when a terminating signal (see [`Terminated`]) has come and every
-/// engine started and not yet ended has been ended: SIGTERM to each group,
-/// 200 ms, SIGKILL. The program should then stop, with
+/// Resolves when a terminating signal (see [`Terminated`]) has come. The
+/// program should then stop its work (so that no engine's end is taken for
+/// its fault), call [`end_every_engine`] and exit with
 /// [`Terminated::exit_code`].
 ///
 /// The first call starts listening (in that call's tokio runtime, which must
@@ -582,7 +582,6 @@ pub async fn terminated() -> Terminated {
             let sender = sender.clone();
             tokio::spawn(async move {
                 while stream.recv().await.is_some() {
-                    end_every_engine().await;
                     sender.send_replace(Some(Terminated(which)));
                 }
             });
@@ -596,8 +595,9 @@ pub async fn terminated() -> Terminated {
     }
 }
 
-/// Ends every engine started and not yet ended, and all they started.
-async fn end_every_engine() {
+/// Ends every engine started and not yet ended, and all in their process
+/// groups: SIGTERM, 200 ms, SIGKILL (nothing, at once, when none is left).
+pub async fn end_every_engine() {
     let groups: Vec<Pid> = lock_groups().iter().copied().map(Pid::from_raw).collect();
     if groups.is_empty() {
         return;

@@ -11,7 +11,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use protocol::Lines;
-use protocol::client::terminated;
+use protocol::client::{end_every_engine, terminated};
 use search::{EngineKind, GameEntry, find_game};
 use tokio::task::JoinSet;
 
@@ -73,10 +73,12 @@ pub(crate) fn run(games: &'static [GameEntry], igroteka: PathBuf, args: ArenaArg
         .build()
         .context("starting the tokio runtime")?;
     let varies = runtime.block_on(async {
-        tokio::select! {
-            varies = check_engines(&plan.referee) => varies,
-            stopped = terminated() => Err(stopped.into()),
-        }
+        let stopped = tokio::select! {
+            varies = check_engines(&plan.referee) => return varies,
+            stopped = terminated() => stopped,
+        };
+        end_every_engine().await;
+        Err(stopped.into())
     })?;
     if plan.referee.max_plies == 0 {
         eprintln!("warning: {}", no_cap_warning(plan.referee.entry));
@@ -388,6 +390,7 @@ async fn play(plan: &Plan, outputs: &mut Outputs, mut records: Vec<GameRecord>) 
                 signalled = Some(signal);
                 running.abort_all();
                 while running.join_next().await.is_some() {}
+                end_every_engine().await;
                 break;
             }
         }

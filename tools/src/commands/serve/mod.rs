@@ -222,7 +222,7 @@ async fn serve(
     }
     let header_timeout = Duration::from_millis(flags.header_timeout);
     // Ctrl-C, SIGTERM (`kill`, systemd, container runtimes), SIGHUP (a
-    // closed terminal) or SIGQUIT: every engine is ended first.
+    // closed terminal) or SIGQUIT: every engine is ended, then the server.
     let shutdown = protocol::client::terminated();
     tokio::pin!(shutdown);
     loop {
@@ -232,7 +232,10 @@ async fn serve(
                 // A failed accept (too many open files, say) passes.
                 Err(_) => continue,
             },
-            stopped = &mut shutdown => return Err(stopped.into()),
+            stopped = &mut shutdown => {
+                protocol::client::end_every_engine().await;
+                return Err(stopped.into());
+            }
         };
         let service = hyper_util::service::TowerToHyperService::new(app.clone());
         tokio::spawn(async move {

@@ -1,7 +1,11 @@
 //! `igroteka arena` with the real built-in engines (each a spawned
 //! `igroteka engine` process), as a user runs it.
 
+#[path = "serve_support.rs"]
+mod serve_support;
+
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 fn arena(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_igroteka"))
@@ -496,5 +500,100 @@ fn the_pgn_reads_as_the_standings_in_every_game() {
             "{game}: the PGN read as rating tools do\n{pgn}\n{out}"
         );
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every terminating signal — SIGTERM (`kill`, `timeout`, systemd), SIGHUP (a
+/// closed terminal), SIGINT (Ctrl-C), SIGQUIT — ends the arena with the status
+/// a shell gives a process the signal killed, and every engine first: a
+/// built-in one searching to depth 40, and one behind a wrapper script that
+/// ignores SIGTERM and leaves a child of its own.
+#[test]
+fn every_terminating_signal_ends_the_arena_and_every_engine_process() {
+    let wrapped = format!("cmd=sh -c \"trap '' TERM; {} engine; sleep 600\"", serve_support::BIN);
+    let dir = scratch("signals");
+    let jsonl = dir.join("games.jsonl");
+    for (signal, number) in [("-TERM", 15), ("-HUP", 1), ("-INT", 2), ("-QUIT", 3)] {
+        let mut arena = Command::new(serve_support::BIN)
+            .args(["arena", "--game", "focus", "--rounds", "1", "--concurrency", "2"])
+            .arg("--jsonl")
+            .arg(&jsonl)
+            .args(["--engine", "name=ab", "builtin=alphabeta", "depth=40"])
+            .args(["--engine", "name=wrapped", &wrapped, "depth=40"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("igroteka runs");
+        let pid = arena.id();
+        // Until both games' engines (the wrapped ones with their shells) search.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while serve_support::descendants(pid).len() < 6 {
+            assert!(Instant::now() < deadline, "no game started");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        std::thread::sleep(Duration::from_millis(500));
+        let processes = serve_support::descendants(pid);
+        let status = Command::new("kill").args([signal, &pid.to_string()]).status();
+        assert!(status.expect("kill runs").success());
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let status = loop {
+            if let Some(status) = arena.try_wait().expect("wait") {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "the arena ignores {signal}");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        assert_eq!(status.code(), Some(128 + number), "{signal}: {status}");
+        serve_support::wait_gone(&processes);
+        // No game ended: none is scored as lost by the engines ended.
+        let records = std::fs::read_to_string(&jsonl).unwrap_or_default();
+        assert!(records.is_empty(), "{signal}: {records}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An engine that crashes on `go` while a child in a session of its own
+/// (out of reach of its group) holds its output loses by `disconnect` with
+/// its exit status, at once, not when the next `isready` finds its input
+/// closed a stall time-out (10 s) later.
+#[test]
+fn a_crash_is_a_disconnect_with_its_status_while_an_escaped_child_holds_the_output() {
+    let dir = scratch("escaped-child");
+    let pids = dir.join("pids");
+    let crash = serve_support::script(
+        "escaping",
+        &format!(
+            "position*) setsid sleep 600 & echo $! >> {} ;;\n    go*) exit 5 ;;",
+            pids.display()
+        ),
+    );
+    let jsonl = dir.join("games.jsonl");
+    let started = Instant::now();
+    let (_, _, err) = arena(&[
+        "--game",
+        "focus",
+        "--rounds",
+        "1",
+        "--engine",
+        "name=crash",
+        &format!("cmd={}", crash.display()),
+        "depth=3",
+        "--engine",
+        "name=rnd",
+        "builtin=random",
+        "--jsonl",
+        jsonl.to_str().expect("utf-8 path"),
+    ]);
+    let elapsed = started.elapsed();
+    for pid in std::fs::read_to_string(&pids).unwrap_or_default().lines() {
+        let _ = Command::new("kill").arg(pid).status();
+    }
+    let records = std::fs::read_to_string(&jsonl).expect("jsonl written");
+    assert_eq!(records.lines().count(), 2, "{records}{err}");
+    for record in records.lines() {
+        assert!(record.contains(r#""termination":"disconnect""#), "{record}");
+        assert!(record.contains("exit status: 5"), "{record}");
+    }
+    assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -21,9 +21,14 @@ struct Engine {
 
 impl Engine {
     fn spawn(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_igroteka"))
-            .arg("engine")
-            .args(args)
+        let mut command = Command::new(env!("CARGO_BIN_EXE_igroteka"));
+        command.arg("engine").args(args);
+        Engine::start(command)
+    }
+
+    /// The engine as `command` runs it (under a limit, say).
+    fn start(mut command: Command) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -520,4 +525,46 @@ fn options_on_the_command_line_are_set_as_setoption_would() {
         .output()
         .expect("runs");
     assert!(String::from_utf8_lossy(&out.stderr).contains("expected NAME=VALUE"));
+}
+
+/// Under a limit on processes (a container, a batch system) `Threads 256`
+/// cannot start every helper: the engine searches with those that started
+/// and says so, rather than abort.
+#[test]
+fn a_thread_limit_searches_with_the_threads_that_started() {
+    let exe = env!("CARGO_BIN_EXE_igroteka");
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc");
+    let uid = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Uid:"))
+        .and_then(|ids| ids.split_whitespace().next())
+        .expect("a uid")
+        .to_owned();
+    let mut command;
+    if uid == "0" {
+        // Root is not held to RLIMIT_NPROC: run as a user with no processes.
+        command = Command::new("setpriv");
+        command.args(["--reuid=65534", "--regid=65534", "--clear-groups", "prlimit", "--nproc=6"]);
+    } else {
+        // The limit counts every thread of the user: allow a few more than now.
+        let threads =
+            Command::new("ps").args(["-L", "--no-headers", "-u", &uid]).output().expect("ps");
+        let now = threads.stdout.iter().filter(|&&b| b == b'\n').count();
+        command = Command::new("prlimit");
+        command.arg(format!("--nproc={}", now + 8));
+    }
+    command.args([exe, "engine", "--game", "focus"]);
+    let mut engine = Engine::start(command);
+    engine.handshake();
+    engine.send("setoption name Threads value 256");
+    engine.send("position startpos");
+    engine.send("go depth 3");
+    let said = engine.expect("info string");
+    assert!(said.starts_with("info string searched with "), "{said}");
+    assert!(said.contains(" of 256 threads: no more could start ("), "{said}");
+    engine.expect("bestmove");
+    engine.send("quit");
+    engine.close();
+    let status = engine.child.wait().expect("the engine ends");
+    assert!(status.success(), "{status}");
 }

@@ -380,43 +380,32 @@ async fn ctrl_c_ends_the_server_and_its_engines() {
     until(&mut ws, "state").await;
     let engines = server.wait_for_children(3);
     let status = server.interrupt();
-    assert!(status.success(), "{status}");
+    assert_eq!(status.code(), Some(130), "{status}");
     serve_support::wait_gone(&engines);
 }
 
-/// Every process whose parent is `pid`, and theirs, recursively.
-fn descendants(pid: u32) -> Vec<u32> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
-        let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
-        let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-        if after.split_whitespace().nth(1).and_then(|p| p.parse::<u32>().ok()) == Some(pid) {
-            found.push(child);
-            found.extend(descendants(child));
-        }
-    }
-    found
-}
-
-/// SIGTERM (what `kill`, systemd and container runtimes send) ends the
-/// server and every engine, even one behind a wrapper script that ignores
-/// `quit`, the end of its input and SIGTERM itself.
+/// Every terminating signal — SIGTERM (`kill`, systemd, container runtimes),
+/// SIGHUP (a closed terminal), SIGQUIT — ends the server with the status a
+/// shell gives a process the signal killed, and every engine first, even a
+/// searching one behind a wrapper script that ignores `quit`, the end of its
+/// input and SIGTERM itself.
 #[tokio::test]
-async fn sigterm_ends_the_server_and_every_engine_process() {
+async fn every_terminating_signal_ends_the_server_and_every_engine_process() {
     let wrapped = format!("cmd=sh -c \"trap '' TERM; {} engine; sleep 600\"", serve_support::BIN);
-    let mut server = Server::start(&["--engine", "name=wrapped", &wrapped]);
-    let mut ws = connect(&server).await;
-    until(&mut ws, "hello").await;
-    let engine = side(Some("wrapped"), json!({"movetime": 50}));
-    send(&mut ws, new_game("focus", engine.clone(), engine)).await;
-    until(&mut ws, "state").await;
-    server.wait_for_children(3);
-    let processes = descendants(server.pid());
-    assert!(processes.len() >= 5, "the wrappers' engines run too: {processes:?}");
-    let status = server.signal("-TERM");
-    assert!(status.success(), "{status}");
-    serve_support::wait_gone(&processes);
+    for (signal, number) in [("-TERM", 15), ("-HUP", 1), ("-QUIT", 3)] {
+        let mut server = Server::start(&["--engine", "name=wrapped", &wrapped]);
+        let mut ws = connect(&server).await;
+        until(&mut ws, "hello").await;
+        let engine = side(Some("wrapped"), json!({"movetime": 60_000}));
+        send(&mut ws, new_game("focus", engine.clone(), engine)).await;
+        until(&mut ws, "state").await;
+        server.wait_for_children(3);
+        let processes = serve_support::descendants(server.pid());
+        assert!(processes.len() >= 5, "the wrappers' engines run too: {processes:?}");
+        let status = server.signal(signal);
+        assert_eq!(status.code(), Some(128 + number), "{signal}: {status}");
+        serve_support::wait_gone(&processes);
+    }
 }
 
 /// A DNS-rebinding page names its own host in both `Host` and `Origin`.
@@ -544,6 +533,33 @@ async fn an_engine_flooding_one_endless_line_is_cut_off() {
         .and_then(|v| v.split_whitespace().next()?.parse().ok())
         .expect("VmRSS");
     assert!(rss_kb < 200_000, "the server holds {rss_kb} kB");
+}
+
+/// An engine flooding long `info` lines while the page reads nothing costs
+/// the server a few MiB, not a thousand lines of up to 1 MiB each.
+#[tokio::test]
+async fn an_engine_flooding_long_info_lines_to_a_page_that_reads_nothing_is_bounded() {
+    let flood = serve_support::script(
+        "flood-info",
+        "go*) l=$(head -c 500000 /dev/zero | tr '\\0' x); \
+         while :; do printf 'info string %s\\n' \"$l\"; done ;;",
+    );
+    let flag = format!("cmd={}", flood.display());
+    let server = Server::start(&["--engine", "name=flood", &flag]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    let engine = side(Some("flood"), json!({"movetime": 60_000}));
+    send(&mut ws, new_game("focus", engine, side(None, Value::Null))).await;
+    until(&mut ws, "state").await;
+    // The page reads nothing more: the server's queues fill, then hold.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.pid())).expect("status");
+    let peak_kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .expect("VmHWM");
+    assert!(peak_kb < 100_000, "the server held {peak_kb} kB at its peak");
 }
 
 /// A malformed `bestmove` (or a line that is not UTF-8) ends the game at

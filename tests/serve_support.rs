@@ -123,6 +123,21 @@ impl Server {
     }
 }
 
+/// Every process whose parent is `pid`, and theirs, recursively.
+pub fn descendants(pid: u32) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+        let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+        if after.split_whitespace().nth(1).and_then(|p| p.parse::<u32>().ok()) == Some(pid) {
+            found.push(child);
+            found.extend(descendants(child));
+        }
+    }
+    found
+}
+
 /// Waits (at most 20 s) until none of `pids` is a live process.
 pub fn wait_gone(pids: &[u32]) {
     let deadline = Instant::now() + Duration::from_secs(20);

@@ -17,33 +17,47 @@
 //! - The last lines the engine wrote to stderr are kept and end every error
 //!   message (a crash says why); with a log file, the whole conversation and
 //!   stderr are written there too, up to a size ([`EngineLog`]).
-//! - Memory is bounded: at most [`QUEUED_LINES`] lines wait to be read (the
-//!   engine is then held back by its pipe), each at most [`MAX_LINE_BYTES`].
+//! - Every engine's group is known process-wide until it is ended: a
+//!   program waits for [`terminated`] (SIGINT, SIGTERM, SIGHUP or SIGQUIT),
+//!   stops its work, then calls [`end_every_engine`], so it leaves no engine
+//!   running whatever signal stops it.
+//! - Memory is bounded in bytes: lines read and not yet taken hold at most
+//!   [`QUEUED_BYTES`] (the engine is then held back by its pipe until they
+//!   are taken), each at most [`MAX_LINE_BYTES`].
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt;
 use std::fs::File;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::Stdio;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
-use tokio::sync::mpsc;
+use tokio::signal::unix::{SignalKind, signal};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, watch};
 use tokio::time::Instant;
 
 use crate::{EngineMessage, GuiMessage, MAX_LINE_BYTES, OptionDecl, ParseError};
 
-/// Lines read from the engine and not yet taken, at most.
-pub const QUEUED_LINES: usize = 1024;
+/// Bytes of lines read from the engine and not yet taken, at most (a line
+/// counts its text and [`LINE_OVERHEAD`]).
+pub const QUEUED_BYTES: usize = 4 << 20;
+/// What a queued line costs beyond its text (its string and place in the
+/// queue), so that a flood of empty lines is bounded too.
+const LINE_OVERHEAD: usize = 64;
 /// Lines of the engine's stderr kept for error messages.
 pub const STDERR_LINES: usize = 8;
 /// The most characters of one stderr line kept for error messages.
 const STDERR_CHARS: usize = 200;
+/// How long lines written before an engine exited may still take to arrive.
+const EXIT_DRAIN: Duration = Duration::from_millis(100);
+/// What `ugi` awaits.
+const UGIOK: &str = "ugiok";
 /// Lines that are no awaited reply, tolerated per wait.
 pub const MAX_OTHER_LINES: u32 = 10_000;
 
@@ -143,6 +157,9 @@ impl fmt::Display for ClientError {
             ClientError::Disconnect { detail, .. } => f.write_str(detail)?,
             ClientError::Timeout { awaited, after, .. } => {
                 write!(f, "no '{awaited}' within {} ms", after.as_millis())?;
+                if awaited == UGIOK {
+                    f.write_str(" (a UCI engine, which speaks 'uci' … 'uciok', never answers)")?;
+                }
             }
             ClientError::Garbage { detail, .. } => f.write_str(detail)?,
             ClientError::Unsendable { text } => {
@@ -191,7 +208,8 @@ impl Handshake {
 }
 
 enum Event {
-    Line(String),
+    /// A line, holding its share of [`QUEUED_BYTES`] until taken.
+    Line(String, OwnedSemaphorePermit),
     Garbage(String),
     Eof,
 }
@@ -249,6 +267,8 @@ pub struct EngineProcess {
     group: Option<Pid>,
     tail: Shared,
     ended: bool,
+    /// When the engine was seen to exit.
+    exited: Option<Instant>,
 }
 
 impl fmt::Debug for EngineProcess {
@@ -294,6 +314,9 @@ impl EngineProcess {
             ClientError::Spawn { detail: format!("cannot start '{program}'{dir}: {e}") }
         })?;
         let group = child.id().and_then(|id| i32::try_from(id).ok()).map(Pid::from_raw);
+        if let Some(group) = group {
+            lock_groups().insert(group.as_raw());
+        }
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
@@ -301,10 +324,19 @@ impl EngineProcess {
         };
         let tail: Shared = Arc::new(Mutex::new(Tail { lines: VecDeque::new(), log: log_file }));
         log(&tail, "#", &format!("started {program} {}", command.args.join(" ")));
-        let (tx, events) = mpsc::channel(QUEUED_LINES);
-        tokio::spawn(read_lines(BufReader::new(stdout), tx, Arc::clone(&tail)));
+        let (tx, events) = mpsc::channel(QUEUED_BYTES / LINE_OVERHEAD);
+        let budget = Arc::new(Semaphore::new(QUEUED_BYTES));
+        tokio::spawn(read_lines(BufReader::new(stdout), tx, budget, Arc::clone(&tail)));
         tokio::spawn(read_stderr(BufReader::new(stderr), Arc::clone(&tail)));
-        Ok(EngineProcess { child, stdin: Some(stdin), events, group, tail, ended: false })
+        Ok(EngineProcess {
+            child,
+            stdin: Some(stdin),
+            events,
+            group,
+            tail,
+            ended: false,
+            exited: None,
+        })
     }
 
     /// The engine's last stderr lines (at most [`STDERR_LINES`]).
@@ -345,9 +377,27 @@ impl EngineProcess {
     /// [`ClientError::Disconnect`] at the end of output,
     /// [`ClientError::Garbage`] for bytes that are no text line.
     pub async fn next_line(&mut self, deadline: Instant) -> Result<Option<Heard>, ClientError> {
-        match tokio::time::timeout_at(deadline, self.events.recv()).await {
+        // Once the engine has exited, what it wrote still comes, but its
+        // output may stay open (a child that left its group holds it): after
+        // a short pause the exit is the answer, not silence at the deadline.
+        let event = loop {
+            if let Some(exited) = self.exited {
+                let after_exit = deadline.min(exited + EXIT_DRAIN);
+                match tokio::time::timeout_at(after_exit, self.events.recv()).await {
+                    Err(_) if after_exit < deadline => {
+                        return Err(self.disconnect("it exited").await);
+                    }
+                    event => break event,
+                }
+            }
+            tokio::select! {
+                event = tokio::time::timeout_at(deadline, self.events.recv()) => break event,
+                _ = self.child.wait() => self.exited = Some(Instant::now()),
+            }
+        };
+        match event {
             Err(_) => Ok(None),
-            Ok(Some(Event::Line(line))) => Ok(Some(match line.parse() {
+            Ok(Some(Event::Line(line, _taken))) => Ok(Some(match line.parse() {
                 Ok(message) => Heard::Message(message),
                 Err(e) => Heard::Unreadable(line, e),
             })),
@@ -412,30 +462,55 @@ impl EngineProcess {
         Ok(before)
     }
 
-    /// `ugi` … `ugiok` (the name and declared options), then `setoption` for
+    /// `ugi` … `ugiok`: the engine's name and declared options (the
+    /// [`Handshake`] has no errors or missing options yet).
+    ///
+    /// # Errors
+    /// As [`expect`](Self::expect); [`ClientError::Garbage`] naming UCI at
+    /// once when the engine answers `uciok` (a UCI engine), and a
+    /// [`ClientError::Timeout`] that names UCI too, since a UCI engine may
+    /// not answer `ugi` at all.
+    pub async fn identify(&mut self, timeout: Duration) -> Result<Handshake, ClientError> {
+        self.send(&GuiMessage::Ugi).await?;
+        let mut handshake = Handshake::default();
+        let ok = |m: &EngineMessage| match m {
+            EngineMessage::UgiOk => Some(true),
+            EngineMessage::UciOk => Some(false),
+            _ => None,
+        };
+        let deadline = Instant::now() + timeout;
+        let ugi = self
+            .expect(UGIOK, deadline, ok, |m| match m {
+                EngineMessage::IdName(name) => handshake.name = Some(name),
+                EngineMessage::Option(decl) => {
+                    handshake.options.insert(decl.name.clone(), decl);
+                }
+                _ => {}
+            })
+            .await?;
+        if !ugi {
+            let detail = "it answered 'ugi' with 'uciok': a UCI engine, which speaks 'uci' \
+                          … 'uciok', not UGI ('ugi' … 'ugiok')"
+                .to_owned();
+            return Err(ClientError::Garbage { detail, stderr: self.stderr() });
+        }
+        Ok(handshake)
+    }
+
+    /// [`identify`](Self::identify), then `setoption` for
     /// each of `options` the engine declares (the others are listed in
     /// [`Handshake::missing`], not sent), then `isready` … `readyok`,
     /// collecting the errors the options caused.
     ///
     /// # Errors
-    /// As [`expect`](Self::expect), each wait within `timeout`.
+    /// As [`identify`](Self::identify) and [`expect`](Self::expect), each
+    /// wait within `timeout`.
     pub async fn handshake(
         &mut self,
         options: &[(String, String)],
         timeout: Duration,
     ) -> Result<Handshake, ClientError> {
-        self.send(&GuiMessage::Ugi).await?;
-        let mut handshake = Handshake::default();
-        let ok = |m: &EngineMessage| (*m == EngineMessage::UgiOk).then_some(());
-        let deadline = Instant::now() + timeout;
-        self.expect("ugiok", deadline, ok, |m| match m {
-            EngineMessage::IdName(name) => handshake.name = Some(name),
-            EngineMessage::Option(decl) => {
-                handshake.options.insert(decl.name.clone(), decl);
-            }
-            _ => {}
-        })
-        .await?;
+        let mut handshake = self.identify(timeout).await?;
         for (name, value) in options {
             if !handshake.declares(name) {
                 handshake.missing.push(name.clone());
@@ -464,6 +539,14 @@ impl EngineProcess {
             let _ = tokio::time::timeout(Duration::from_millis(500), self.child.wait()).await;
         }
         self.ended = true;
+        self.forget_group();
+    }
+
+    /// Takes the group out of those [`terminated`] ends.
+    fn forget_group(&self) {
+        if let Some(group) = self.group {
+            lock_groups().remove(&group.as_raw());
+        }
     }
 
     /// Whether any process of the engine's group is still there.
@@ -495,7 +578,91 @@ impl Drop for EngineProcess {
     fn drop(&mut self) {
         if !self.ended {
             self.kill_group(Some(Signal::SIGKILL));
+            self.forget_group();
         }
+    }
+}
+
+/// The process groups of the engines started and not yet ended.
+static GROUPS: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
+
+fn lock_groups() -> std::sync::MutexGuard<'static, BTreeSet<i32>> {
+    GROUPS.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The signal that stopped the program: SIGINT (Ctrl-C), SIGTERM (`kill`,
+/// `timeout`, systemd), SIGHUP (a closed terminal) or SIGQUIT.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Terminated(Signal);
+
+impl Terminated {
+    /// The status a shell gives a program the signal killed: 128 + its
+    /// number.
+    pub fn exit_code(self) -> u8 {
+        u8::try_from(128 + self.0 as i32).unwrap_or(u8::MAX)
+    }
+}
+
+impl fmt::Display for Terminated {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "stopped by {}", self.0.as_str())
+    }
+}
+
+impl std::error::Error for Terminated {}
+
+/// Resolves when a terminating signal (see [`Terminated`]) has come. The
+/// program should then stop its work (so that no engine's end is taken for
+/// its fault), call [`end_every_engine`] and exit with
+/// [`Terminated::exit_code`].
+///
+/// The first call starts listening (in that call's tokio runtime, which must
+/// outlive the waits): from then on these signals no longer kill the
+/// program, and one that comes while nothing waits is kept for the next
+/// call. Cancel-safe.
+pub async fn terminated() -> Terminated {
+    static HEARD: OnceLock<watch::Sender<Option<Terminated>>> = OnceLock::new();
+    let heard = HEARD.get_or_init(|| {
+        let (sender, _) = watch::channel(None);
+        let listening = [
+            SignalKind::interrupt(),
+            SignalKind::terminate(),
+            SignalKind::hangup(),
+            SignalKind::quit(),
+        ]
+        .into_iter()
+        .zip([Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP, Signal::SIGQUIT])
+        .filter_map(|(kind, which)| signal(kind).ok().map(|stream| (stream, which)));
+        for (mut stream, which) in listening {
+            let sender = sender.clone();
+            tokio::spawn(async move {
+                while stream.recv().await.is_some() {
+                    sender.send_replace(Some(Terminated(which)));
+                }
+            });
+        }
+        sender
+    });
+    let mut receiver = heard.subscribe();
+    match receiver.wait_for(Option::is_some).await {
+        Ok(which) => (*which).unwrap_or(Terminated(Signal::SIGTERM)),
+        Err(_) => std::future::pending().await,
+    }
+}
+
+/// Ends every engine started and not yet ended, and all in their process
+/// groups: SIGTERM, 200 ms, SIGKILL (nothing, at once, when none is left).
+pub async fn end_every_engine() {
+    let groups: Vec<Pid> = lock_groups().iter().copied().map(Pid::from_raw).collect();
+    if groups.is_empty() {
+        return;
+    }
+    for &group in &groups {
+        let _ = killpg(group, Signal::SIGTERM);
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    for &group in &groups {
+        let _ = killpg(group, Signal::SIGKILL);
     }
 }
 
@@ -513,6 +680,7 @@ pub fn errors(answers: &[EngineMessage]) -> Vec<String> {
 async fn read_lines<R: AsyncRead + Unpin>(
     mut reader: BufReader<R>,
     tx: mpsc::Sender<Event>,
+    budget: Arc<Semaphore>,
     tail: Shared,
 ) {
     let mut line = Vec::new();
@@ -540,7 +708,11 @@ async fn read_lines<R: AsyncRead + Unpin>(
                 Ok(text) => {
                     let text = text.trim_end_matches(['\n', '\r']);
                     log(&tail, "<", text);
-                    Event::Line(text.to_owned())
+                    let cost = u32::try_from(text.len() + LINE_OVERHEAD).unwrap_or(u32::MAX);
+                    let Ok(share) = Arc::clone(&budget).acquire_many_owned(cost).await else {
+                        return;
+                    };
+                    Event::Line(text.to_owned(), share)
                 }
                 Err(e) => Event::Garbage(format!(
                     "a line that is not UTF-8 (byte {} of {})",

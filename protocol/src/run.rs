@@ -673,7 +673,12 @@ fn search_thread<W: Write>(
     };
     let best =
         match catch_unwind(AssertUnwindSafe(|| position.think(think, memory, stop, &mut report))) {
-            Ok((best, _)) => best,
+            Ok((best, _)) => {
+                if let Some(shortfall) = memory.thread_shortfall() {
+                    let _ = out.send(&EngineMessage::InfoString(shortfall.to_string()));
+                }
+                best
+            }
             Err(_) => {
                 let _ = out.error("the search failed; playing the first legal move");
                 position.legal_move_texts().into_iter().next()

@@ -219,3 +219,71 @@ async fn a_program_that_does_not_exist_cannot_start() {
     let error = EngineProcess::spawn(&command).unwrap_err();
     assert!(error.to_string().starts_with("cannot start '/no/such/engine': "), "{error}");
 }
+
+/// This process's resident memory, in KiB.
+fn resident_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let rss = status.lines().find_map(|l| l.strip_prefix("VmRSS:"));
+    rss.and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok()).unwrap_or(0)
+}
+
+/// An engine that floods long lines while nobody reads them costs a few MiB,
+/// not a thousand lines of up to 1 MiB each.
+#[tokio::test]
+async fn an_unread_flood_of_long_lines_is_bounded_in_bytes() {
+    let before = resident_kib();
+    let mut engine = spawn(
+        "l=$(head -c 500000 /dev/zero | tr '\\0' x); while :; do printf 'info string %s\\n' \"$l\"; done",
+    );
+    // Until the queue is full and the engine held back by its pipe.
+    let mut grown = 0;
+    for _ in 0..40 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let now = resident_kib().saturating_sub(before);
+        if now > 64 << 10 || (now == grown && now > 0) {
+            break;
+        }
+        grown = now;
+    }
+    let grown = resident_kib().saturating_sub(before);
+    assert!(grown < 64 << 10, "{grown} KiB held for an engine nobody reads");
+    // What is queued still arrives, whole and in order.
+    let heard = engine.next_line(Instant::now() + WAIT).await.expect("a line");
+    assert!(
+        matches!(heard, Some(Heard::Message(EngineMessage::InfoString(ref t))) if t.len() == 500_000)
+    );
+    engine.quit(Duration::from_millis(100)).await;
+}
+
+/// An engine that crashes while a grandchild in a session of its own (out of
+/// reach of its group) holds its output: the crash is reported at once, with
+/// its exit status, not as silence at the deadline.
+#[tokio::test]
+async fn a_crash_is_reported_at_once_while_an_escaped_grandchild_holds_the_output() {
+    let mut engine =
+        spawn("setsid sleep 600 & echo \"info string child $!\"; read -r line; exit 5");
+    let child = announced_child(&mut engine).await;
+    let started = Instant::now();
+    let error = engine.sync(WAIT).await.unwrap_err();
+    let _ = std::process::Command::new("kill").arg(child.to_string()).status();
+    assert!(started.elapsed() < Duration::from_secs(2), "{error}");
+    assert!(matches!(error, ClientError::Disconnect { .. }), "{error:?}");
+    assert!(error.to_string().contains("exit status: 5"), "{error}");
+}
+
+/// A UCI engine answers `uciok`, or nothing, to `ugi`: the error says so, at
+/// once when `uciok` comes.
+#[tokio::test]
+async fn a_uci_engine_is_named_as_such() {
+    let mut engine = spawn("read -r line; echo 'id name Stockfish'; echo uciok; exec sleep 60");
+    let started = Instant::now();
+    let error = engine.handshake(&[], WAIT).await.unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(2), "{error}");
+    assert!(error.to_string().contains("a UCI engine"), "{error}");
+    engine.quit(Duration::from_millis(100)).await;
+    let mut silent = spawn("read -r line; echo \"Unknown command: '$line'\"; exec sleep 60");
+    let error = silent.handshake(&[], Duration::from_millis(300)).await.unwrap_err();
+    assert!(matches!(error, ClientError::Timeout { .. }), "{error:?}");
+    assert!(error.to_string().contains("UCI"), "{error}");
+    silent.quit(Duration::from_millis(100)).await;
+}

@@ -8,6 +8,7 @@ use std::io::{ErrorKind, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use protocol::client::Terminated;
 
 #[derive(Parser, Debug)]
 #[command(name = "igroteka", version, about = "Engines and tools for six abstract board games")]
@@ -79,6 +80,12 @@ fn main() -> ExitCode {
         // The reader of our output is gone (`igroteka ... | head`): stop
         // quietly with the status a shell gives a process killed by SIGPIPE.
         Err(e) if is_broken_pipe(&e) => ExitCode::from(141),
+        // A terminating signal (its engines are ended): the status a shell
+        // gives a process the signal killed.
+        Err(e) if let Some(&stopped) = e.chain().find_map(|c| c.downcast_ref::<Terminated>()) => {
+            eprintln!("{e:#}");
+            ExitCode::from(stopped.exit_code())
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE

@@ -4,6 +4,7 @@
 //! late-move reductions and quiescence search, over any game with an
 //! [`Evaluate`] implementation.
 
+use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -87,6 +88,7 @@ impl Default for Pruning {
 pub struct AlphaBeta<G: Game> {
     table: Table,
     threads: usize,
+    shortfall: Option<ThreadShortfall>,
     pruning: Pruning,
     game: std::marker::PhantomData<fn() -> G>,
 }
@@ -98,6 +100,7 @@ impl<G: Evaluate> AlphaBeta<G> {
         AlphaBeta {
             table: Table::new(hash_mb),
             threads: 1,
+            shortfall: None,
             pruning: Pruning::ALL,
             game: std::marker::PhantomData,
         }
@@ -116,6 +119,12 @@ impl<G: Evaluate> AlphaBeta<G> {
     /// started (a memory limit) are done without.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
+    }
+
+    /// The threads the last search could not start (a thread or memory
+    /// limit): it searched with those that started.
+    pub fn shortfall(&self) -> Option<&ThreadShortfall> {
+        self.shortfall.as_ref()
     }
 
     /// Forgets everything learnt (a new game), so that a game's searches do
@@ -165,24 +174,30 @@ impl<G: Evaluate> AlphaBeta<G> {
         }
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let helpers_stop = AtomicBool::new(false);
+        let mut shortfall = None;
         let best = std::thread::scope(|scope| {
             for id in 1..self.threads {
                 let (table, pruning) = (&self.table, self.pruning);
                 let (helpers_stop, helper_nodes) = (&helpers_stop, &helper_nodes);
                 let mut moves = root_moves.clone();
                 moves.rotate_left(id % root_moves.len());
-                let helper = std::thread::Builder::new().spawn_scoped(scope, move || {
-                    let clock = Clock::new(Limits::default(), helpers_stop, NODE_BATCH);
-                    let mut helper =
-                        Thread::new(table, pruning, clock, Some(helper_nodes), limits.plies_left);
+                // Made here, not in the helper: under a memory limit the
+                // stacks of the helpers started take what is left, and a
+                // helper could not allocate its buffers (an abort).
+                let clock = Clock::new(Limits::default(), helpers_stop, NODE_BATCH);
+                let mut helper =
+                    Thread::new(table, pruning, clock, Some(helper_nodes), limits.plies_left);
+                let builder = std::thread::Builder::new().name("igroteka-helper".to_owned());
+                let spawned = builder.spawn_scoped(scope, move || {
                     // Odd helpers run a ply ahead of the main thread.
                     let first = 1 + u32::try_from(id % 2).unwrap_or(0);
                     helper.deepen(pos, &mut moves, first..=MAX_DEPTH, |_, _, _, _| true);
                     helper_nodes.fetch_add(helper.nodes % NODE_BATCH, Ordering::Relaxed);
                 });
-                // No thread to be had (a memory limit): search with fewer
-                // helpers rather than panic with the others running.
-                if helper.is_err() {
+                // Under a thread or memory limit: search with those started.
+                if let Err(e) = spawned {
+                    let asked = self.threads;
+                    shortfall = Some(ThreadShortfall { started: id, asked, error: e.to_string() });
                     break;
                 }
             }
@@ -204,12 +219,31 @@ impl<G: Evaluate> AlphaBeta<G> {
             helpers_stop.store(true, Ordering::Relaxed);
             best
         });
+        self.shortfall = shortfall;
         info.nodes = main.nodes + helper_nodes.load(Ordering::Relaxed);
         info.time = main.clock.elapsed();
         if info.pv.first() != Some(&best) {
             info.pv = vec![best];
         }
         (Some(best), info)
+    }
+}
+
+/// Threads a search was asked for and could not start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreadShortfall {
+    /// The threads that searched, the calling one included.
+    pub started: usize,
+    /// The threads asked for.
+    pub asked: usize,
+    /// Why the next one could not start.
+    pub error: String,
+}
+
+impl fmt::Display for ThreadShortfall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ThreadShortfall { started, asked, error } = self;
+        write!(f, "searched with {started} of {asked} threads: no more could start ({error})")
     }
 }
 

@@ -20,7 +20,7 @@ use board_core::{
     UnknownGame, UnknownVariant, Valuation, Variant,
 };
 
-use crate::{AlphaBeta, Info, Limits, Mcts, Score};
+use crate::{AlphaBeta, Info, Limits, Mcts, Score, ThreadShortfall};
 
 /// The built-in players.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -123,6 +123,7 @@ pub struct Memory {
     table: Option<(usize, Box<dyn Table>)>,
     tree: Option<Box<dyn Table>>,
     endgame: Option<DynTable>,
+    shortfall: Option<ThreadShortfall>,
 }
 
 /// An endgame table of some game ([`EndgameTable`]) behind the dynamic
@@ -196,6 +197,12 @@ impl Memory {
     /// A table of another game than the one searched is not used.
     pub fn set_endgame_table(&mut self, table: Option<DynTable>) {
         self.endgame = table;
+    }
+
+    /// The threads the last search could not start, if any (it searched with
+    /// those that started).
+    pub fn thread_shortfall(&self) -> Option<&ThreadShortfall> {
+        self.shortfall.as_ref()
     }
 
     /// The endgame table the searches use, if any.
@@ -315,12 +322,15 @@ impl<G: Evaluate + Describe> SearchGame for G {
         }
         let restricted = allowed.len() < self.legal_moves().len();
         let from_table = from_table.filter(|(best, _)| allowed.contains(best));
+        memory.shortfall = None;
         let (best, info) = match (from_table, think.engine) {
             (Some((best, info)), _) => (Some(best), info),
             (None, EngineKind::AlphaBeta) => {
                 let searcher = memory.alphabeta::<G>(think.hash_mb);
                 searcher.set_threads(think.threads);
-                searcher.search_among(self, allowed, think.limits, stop, &mut forward)
+                let found = searcher.search_among(self, allowed, think.limits, stop, &mut forward);
+                memory.shortfall = searcher.shortfall().cloned();
+                found
             }
             (None, EngineKind::Mcts) => {
                 let searcher = memory.mcts::<G>(think.seed, think.hash_mb);

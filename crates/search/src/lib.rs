@@ -25,7 +25,7 @@ mod picker;
 mod random;
 mod table;
 
-pub use alphabeta::{AlphaBeta, MAX_DEPTH, Pruning, QUIESCENCE_PLIES};
+pub use alphabeta::{AlphaBeta, MAX_DEPTH, Pruning, QUIESCENCE_PLIES, ThreadShortfall};
 pub use dynamic::{
     DynTable, EngineKind, GameEntry, Memory, SearchGame, Think, UnknownEngine, find_game,
 };

@@ -166,20 +166,11 @@ impl Engine {
     /// `ugi` … `ugiok`; returns the options the engine declared on the way.
     ///
     /// # Errors
-    /// As [`expect`](Self::expect).
+    /// As [`EngineProcess::identify`]: `garbage output` naming UCI at once for
+    /// an engine that answers `uciok`.
     pub async fn identify(&mut self, timeout: Duration) -> Result<Vec<OptionDecl>, Fault> {
-        self.send(&GuiMessage::Ugi).await?;
-        let mut declared = Vec::new();
-        let ok = |m| match m {
-            EngineMessage::UgiOk => Some(()),
-            EngineMessage::Option(decl) => {
-                declared.push(decl);
-                None
-            }
-            _ => None,
-        };
-        self.expect(&EngineMessage::UgiOk.to_string(), timeout, ok).await?;
-        Ok(declared)
+        let handshake = self.process.identify(timeout).await?;
+        Ok(handshake.options.into_values().collect())
     }
 
     /// Sends `setoption` for each of `options`, then `isready` … `readyok`;

@@ -11,6 +11,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use protocol::Lines;
+use protocol::client::{end_every_engine, terminated};
 use search::{EngineKind, GameEntry, find_game};
 use tokio::task::JoinSet;
 
@@ -91,7 +92,14 @@ fn prepare(
         .enable_all()
         .build()
         .context("starting the tokio runtime")?;
-    let varies = runtime.block_on(check_engines(&plan.referee))?;
+    let varies = runtime.block_on(async {
+        let stopped = tokio::select! {
+            varies = check_engines(&plan.referee) => return varies,
+            stopped = terminated() => stopped,
+        };
+        end_every_engine().await;
+        Err(stopped.into())
+    })?;
     if plan.referee.max_plies == 0 {
         eprintln!("warning: {}", no_cap_warning(plan.referee.entry));
     }
@@ -382,9 +390,9 @@ async fn play(plan: &Plan, outputs: &mut Outputs, mut records: Vec<GameRecord>) 
     }
     let mut running = JoinSet::new();
     let mut stopped = false;
-    let mut interrupted = false;
-    let ctrl_c = tokio::signal::ctrl_c();
-    tokio::pin!(ctrl_c);
+    let mut signalled = None;
+    let terminated = terminated();
+    tokio::pin!(terminated);
     loop {
         while !stopped && running.len() < plan.concurrency {
             let Some(fixture) = pending.pop_front() else { break };
@@ -423,10 +431,11 @@ async fn play(plan: &Plan, outputs: &mut Outputs, mut records: Vec<GameRecord>) 
                     bar.suspend(|| eprintln!("\nInterim standings after {finished} games\n{}", standings.table()));
                 }
             }
-            _ = &mut ctrl_c => {
-                interrupted = true;
+            signal = &mut terminated => {
+                signalled = Some(signal);
                 running.abort_all();
                 while running.join_next().await.is_some() {}
+                end_every_engine().await;
                 break;
             }
         }
@@ -435,12 +444,12 @@ async fn play(plan: &Plan, outputs: &mut Outputs, mut records: Vec<GameRecord>) 
     records.sort_by_key(|r| r.id);
     writeln!(std::io::stdout(), "{}", Standings::new(&names, &records).report(plan.sprt.as_ref()))?;
     warn_repeated(&records);
-    if interrupted {
-        bail!(
+    if let Some(signal) = signalled {
+        return Err(anyhow::Error::new(signal).context(format!(
             "interrupted after {} of {total} games{}",
             records.len(),
             if outputs.state.is_some() { "; run the same command to resume" } else { "" }
-        );
+        )));
     }
     Ok(())
 }

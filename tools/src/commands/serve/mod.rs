@@ -145,9 +145,10 @@ impl clap::Args for ServeArgs {
     }
 }
 
-/// Serves until interrupted.
+/// Serves until a terminating signal, which ends every engine first.
 ///
 /// # Errors
+/// [`Terminated`](protocol::client::Terminated) at the signal;
 /// A bad `--engine` or `--referee`, or an address that cannot be bound.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     let flags = &args.flags;
@@ -229,22 +230,6 @@ fn origin_allowed(origin: &str, reached: SocketAddr, extra: &[String]) -> bool {
         || extra.iter().any(|o| o.eq_ignore_ascii_case(&host))
 }
 
-/// Ctrl-C or SIGTERM (what `kill`, systemd and container runtimes send).
-async fn shutdown_signal() {
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending().await,
-        }
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        () = terminate => {}
-    }
-}
-
 async fn serve(
     address: (&str, u16),
     config: Arc<Config>,
@@ -294,13 +279,18 @@ async fn serve(
     let header_timeout = Duration::from_millis(flags.header_timeout);
     let places = Arc::new(Semaphore::new(flags.max_connections));
     let refusals = Arc::new(Semaphore::new(MAX_REFUSALS));
-    let shutdown = shutdown_signal();
+    // Ctrl-C, SIGTERM (`kill`, systemd, container runtimes), SIGHUP (a
+    // closed terminal) or SIGQUIT: every engine is ended, then the server.
+    let shutdown = protocol::client::terminated();
     tokio::pin!(shutdown);
     let mut failing = false;
     loop {
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
-            () = &mut shutdown => return Ok(()),
+            stopped = &mut shutdown => {
+                protocol::client::end_every_engine().await;
+                return Err(stopped.into());
+            }
         };
         let stream = match accepted {
             Ok((stream, _)) => stream,
@@ -311,7 +301,10 @@ async fn serve(
                 failing = true;
                 tokio::select! {
                     () = tokio::time::sleep(ACCEPT_BACKOFF) => continue,
-                    () = &mut shutdown => return Ok(()),
+                    stopped = &mut shutdown => {
+                        protocol::client::end_every_engine().await;
+                        return Err(stopped.into());
+                    }
                 }
             }
         };

@@ -30,14 +30,18 @@ import random
 import subprocess
 import sys
 import time
+from typing import Any, Callable
 
 import igroteka
+
+# Nanoseconds per ply, and the plies played.
+Figure = tuple[float, int]
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CRATE = os.path.dirname(HERE)
 
 
-def rust_figures(games: int, seed: int) -> dict:
+def rust_figures(games: int, seed: int) -> dict[str, Figure]:
     """ns per ply and plies of the Rust example, by game."""
     env = dict(os.environ)
     env.setdefault("CARGO_TARGET_DIR", os.path.join(CRATE, "target"))
@@ -56,20 +60,20 @@ def rust_figures(games: int, seed: int) -> dict:
     return figures
 
 
-def best(runs: int, measure):
+def best(runs: int, measure: Callable[[], Figure]) -> Figure:
     """The lowest ns/ply of `runs` measurements, with the last plies count."""
     results = [measure() for _ in range(runs)]
     return min(r[0] for r in results), results[-1][1]
 
 
-def native(name: str, games: int, seed: int):
+def native(name: str, games: int, seed: int) -> Figure:
     state = igroteka.State(name)
     start = time.perf_counter()
     result = state.random_playouts(games, seed=seed)
     return (time.perf_counter() - start) * 1e9 / result["plies"], result["plies"]
 
 
-def python_steps(make_state, games: int):
+def python_steps(make_state: Callable[[], Any], games: int) -> Figure:
     rng = random.Random(1)
     plies = 0
     start = time.perf_counter()
@@ -81,7 +85,7 @@ def python_steps(make_state, games: int):
     return (time.perf_counter() - start) * 1e9 / plies, plies
 
 
-def batch(name: str, plies: int, width: int = 256):
+def batch(name: str, plies: int, width: int = 256) -> Figure:
     games = igroteka.Batch(name, width)
     rounds = max(1, plies // width)
     start = time.perf_counter()
@@ -106,7 +110,8 @@ def main() -> None:
         pyspiel = None
 
     # Rust and native alternate, so that both meet the same load.
-    rust, native_best = {}, {}
+    rust: dict[str, Figure] = {}
+    native_best: dict[str, Figure] = {}
     for _ in range(args.repeat):
         for game, (ns, plies) in rust_figures(args.games, args.seed).items():
             if game not in rust or ns < rust[game][0]:

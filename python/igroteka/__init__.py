@@ -49,9 +49,9 @@ class GameInfo:
     """A game of the registry (the same list the ``igroteka`` binary has)."""
 
     name: str
-    variants: tuple
+    variants: tuple[str, ...]
     default_variant: str
-    players: tuple
+    players: tuple[str, str]
     notation: str
     default_max_plies: int
     has_endgame_table: bool
@@ -73,9 +73,9 @@ class Spec:
     cell_bound: int
     reserve: bool
     pass_action: int | None
-    observation_shape: tuple
-    planes: tuple
-    cells: tuple
+    observation_shape: tuple[int, ...]
+    planes: tuple[str, ...]
+    cells: tuple[str | None, ...]
     actions_per_ply: int
     default_max_plies: int
 
@@ -92,7 +92,7 @@ def games() -> list[GameInfo]:
             name=g["name"],
             variants=tuple(g["variants"]),
             default_variant=g["default_variant"],
-            players=tuple(g["players"]),
+            players=g["players"],
             notation=g["notation"],
             default_max_plies=g["default_max_plies"],
             has_endgame_table=g["has_endgame_table"],

@@ -23,7 +23,7 @@ the reward); an illegal action ends the episode with reward -1 and
 
 from __future__ import annotations
 
-from typing import Callable, Union
+from typing import Any, Callable, Union
 
 import gymnasium
 import numpy as np
@@ -34,14 +34,16 @@ from . import Engine, State, games, spec
 __all__ = ["GameEnv", "env", "register"]
 
 Opponent = Union[str, Callable[[State], int]]
+# "observation" (float32) and "action_mask" (int8) arrays.
+Observation = dict[str, Any]
 
 
-def env(game: str = "otrazhenie", **kwargs) -> "GameEnv":
+def env(game: str = "otrazhenie", **kwargs: Any) -> GameEnv:
     """A ``GameEnv`` of ``game``; the keyword arguments are ``GameEnv``'s."""
     return GameEnv(game=game, **kwargs)
 
 
-class GameEnv(gymnasium.Env):
+class GameEnv(gymnasium.Env[Observation, np.int64]):
     """One side of a game against ``opponent``: ``"random"`` (uniform over
     the legal actions, seeded by ``reset``), ``"alphabeta"`` or ``"mcts"``
     (the engines, with ``opponent_limits``, default ``{"nodes": 1000}``,
@@ -54,7 +56,7 @@ class GameEnv(gymnasium.Env):
     def __init__(self, game: str = "otrazhenie", variant: str | None = None,
                  opponent: Opponent = "random", play_as: int = 0,
                  max_plies: int | None = None, position: str | None = None,
-                 render_mode: str | None = None, opponent_limits: dict | None = None):
+                 render_mode: str | None = None, opponent_limits: dict[str, Any] | None = None):
         self.spec_ = spec(game, variant)
         self.game, self.variant = self.spec_.game, self.spec_.variant
         self.max_plies, self.position = max_plies, position
@@ -66,7 +68,7 @@ class GameEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.opponent = opponent
         self.opponent_limits = opponent_limits or {"nodes": 1000}
-        self._engine = Engine(opponent) if opponent in ("alphabeta", "mcts") else None
+        self._engine = Engine(opponent) if opponent in ("alphabeta", "mcts") and isinstance(opponent, str) else None
         if isinstance(opponent, str) and opponent != "random" and self._engine is None:
             raise ValueError(f"unknown opponent {opponent!r}: 'random', 'alphabeta', 'mcts' or a function")
         high = np.ones(self.spec_.observation_shape, np.float32)
@@ -80,46 +82,56 @@ class GameEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(self.spec_.num_actions)
         self.state: State | None = None
 
-    def _observation(self):
-        return {"observation": self.state.observation(self.play_as),
-                "action_mask": self.state.legal_action_mask()}
+    def _game(self) -> State:
+        if self.state is None:
+            raise RuntimeError("reset() the environment first")
+        return self.state
 
-    def _opponent_moves(self):
-        while not self.state.is_terminal() and self.state.current_player != self.play_as:
+    def _observation(self) -> Observation:
+        state = self._game()
+        return {"observation": state.observation(self.play_as),
+                "action_mask": state.legal_action_mask()}
+
+    def _opponent_moves(self) -> None:
+        state = self._game()
+        while not state.is_terminal() and state.current_player != self.play_as:
             if self._engine is not None:
-                for action in self._engine.best_move(self.state, **self.opponent_limits).actions:
-                    self.state.apply_action(action)
+                for action in self._engine.best_move(state, **self.opponent_limits).actions:
+                    state.apply_action(action)
             elif callable(self.opponent):
-                self.state.apply_action(int(self.opponent(self.state)))
+                state.apply_action(int(self.opponent(state)))
             else:
-                self.state.apply_action(int(self.np_random.choice(self.state.legal_actions())))
+                state.apply_action(int(self.np_random.choice(state.legal_actions())))
 
-    def reset(self, *, seed=None, options=None):
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
         self.state = State(self.game, variant=self.variant, position=self.position,
                            max_plies=self.max_plies)
-        if self._engine is not None:
+        if self._engine is not None and isinstance(self.opponent, str):
             # A new game, seeded as the rest of the episode.
             self._engine = Engine(self.opponent, seed=int(self.np_random.integers(2**63)))
         self._opponent_moves()
         return self._observation(), {}
 
-    def step(self, action):
+    def step(self, action: int | np.integer[Any]
+             ) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        state = self._game()
         action = int(action)
-        if action not in self.state.legal_actions():
+        if action not in state.legal_actions():
             return self._observation(), -1.0, True, False, {"illegal_action": action}
-        self.state.apply_action(action)
+        state.apply_action(action)
         self._opponent_moves()
-        outcome = self.state.outcome
-        reward = float(self.state.returns()[self.play_as]) if outcome else 0.0
-        terminated = bool(outcome) and not outcome["at_cap"]
-        truncated = bool(outcome) and outcome["at_cap"]
-        info = {"outcome": outcome} if outcome else {}
+        outcome = state.outcome
+        reward = float(state.returns()[self.play_as]) if outcome else 0.0
+        terminated = outcome is not None and not outcome["at_cap"]
+        truncated = outcome is not None and outcome["at_cap"]
+        info: dict[str, Any] = {"outcome": outcome} if outcome else {}
         if self.render_mode == "human":
             self.render()
         return self._observation(), reward, terminated, truncated, info
 
-    def render(self):
+    def render(self) -> str | None:
         if self.render_mode is None or self.state is None:
             return None
         if self.render_mode == "human":

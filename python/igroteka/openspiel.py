@@ -19,13 +19,15 @@ rollouts run in Rust.
 from __future__ import annotations
 
 import urllib.parse
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pyspiel
 from open_spiel.python.algorithms import mcts
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from . import State, games, spec
+from . import GameInfo, Spec, State, games, spec
 
 __all__ = ["RolloutEvaluator", "game_name", "register"]
 
@@ -58,7 +60,7 @@ def game_name(game: str) -> str:
     return _PREFIX + game
 
 
-def _game_type(info) -> pyspiel.GameType:
+def _game_type(info: GameInfo) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=game_name(info.name),
         long_name=f"Igroteka {info.name}",
@@ -87,7 +89,7 @@ class IgrotekaGame(pyspiel.Game):
 
     game_type: pyspiel.GameType
 
-    def __init__(self, params=None):
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
         game_type = self.game_type
         name = game_type.short_name[len(_PREFIX):]
         params = dict(params or {})
@@ -112,15 +114,15 @@ class IgrotekaGame(pyspiel.Game):
         )
         super().__init__(game_type, info, params)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
         return _load_game, (str(self),)
 
-    def new_initial_state(self):
+    def new_initial_state(self) -> IgrotekaState:
         native = State(self.name, variant=self.spec.variant, position=self.position,
                        max_plies=self.max_plies)
         return IgrotekaState(self, native)
 
-    def make_py_observer(self, iig_obs_type=None, params=None):
+    def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> Any:
         if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
             return BoardObserver(self.spec, params)
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
@@ -129,33 +131,33 @@ class IgrotekaGame(pyspiel.Game):
 class IgrotekaState(pyspiel.State):
     """An OpenSpiel state over the native ``igroteka.State`` (``.native``)."""
 
-    def __init__(self, game: IgrotekaGame, native: State):
+    def __init__(self, game: IgrotekaGame, native: State) -> None:
         super().__init__(game)
         self.native = native
 
-    def current_player(self):
+    def current_player(self) -> int:
         player = self.native.current_player
         return pyspiel.PlayerId.TERMINAL if player is None else player
 
-    def _legal_actions(self, player):
+    def _legal_actions(self, player: int) -> list[int]:
         return self.native.legal_actions()
 
-    def _apply_action(self, action):
+    def _apply_action(self, action: int) -> None:
         self.native.apply_action(action)
 
-    def _action_to_string(self, player, action):
+    def _action_to_string(self, player: int, action: int) -> str:
         return self.native.action_to_string(action)
 
-    def is_terminal(self):
+    def is_terminal(self) -> bool:
         return self.native.is_terminal()
 
-    def returns(self):
+    def returns(self) -> list[float]:
         return list(self.native.returns())
 
-    def __str__(self):
+    def __str__(self) -> str:
         return _state_text(self.native)
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: object) -> Any:
         # OpenSpiel's clone keeps the history (the base class's), which a
         # new state would not.
         return self.clone()
@@ -172,17 +174,17 @@ def _state_text(native: State) -> str:
 class BoardObserver:
     """The observation tensor of a state for a player (see the README's planes)."""
 
-    def __init__(self, game_spec, params=None):
+    def __init__(self, game_spec: Spec, params: dict[str, Any] | None = None) -> None:
         if params:
             raise ValueError(f"observation parameters not supported; passed {params}")
         shape = game_spec.observation_shape
         self.tensor = np.zeros(int(np.prod(shape)), np.float32)
         self.dict = {"observation": self.tensor.reshape(shape)}
 
-    def set_from(self, state, player):
+    def set_from(self, state: IgrotekaState, player: int) -> None:
         self.tensor[:] = state.native.observation(player).reshape(-1)
 
-    def string_from(self, state, player):
+    def string_from(self, state: IgrotekaState, player: int) -> str:
         return _state_text(state.native)
 
 
@@ -192,32 +194,32 @@ class RolloutEvaluator(mcts.Evaluator):
     evaluator of OpenSpiel's ``RandomRolloutEvaluator``, without Python in
     the loop."""
 
-    def __init__(self, n_rollouts: int = 1, seed: int = 0):
+    def __init__(self, n_rollouts: int = 1, seed: int = 0) -> None:
         self.n_rollouts = n_rollouts
         self._seed = seed
 
-    def evaluate(self, state):
+    def evaluate(self, state: IgrotekaState) -> npt.NDArray[np.float64]:
         native = state.native
         if native.is_terminal():
             return np.array(native.returns(), dtype=np.float64)
         self._seed += 1
         result = native.random_playouts(self.n_rollouts, seed=self._seed)
         first = (result["wins"][0] - result["wins"][1]) / max(result["games"], 1)
-        return np.array([first, -first])
+        return np.array([first, -first], dtype=np.float64)
 
-    def prior(self, state):
+    def prior(self, state: IgrotekaState) -> list[tuple[int, float]]:
         actions = state.legal_actions(state.current_player())
         return [(action, 1.0 / len(actions)) for action in actions]
 
 
-def _load_game(game_string: str):
+def _load_game(game_string: str) -> Any:
     """The game of a game string (unpickling: registers the games first)."""
     register()
     return pyspiel.load_game(game_string)
 
 
 _registered = False
-_classes: list = []
+_classes: list[type[IgrotekaGame]] = []
 
 
 def register() -> None:

@@ -25,7 +25,10 @@ two cells takes more than one action: the same agent acts again.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
@@ -37,7 +40,7 @@ __all__ = ["env", "raw_env"]
 
 
 def env(game: str = "otrazhenie", variant: str | None = None, render_mode: str | None = None,
-        max_plies: int | None = None, position: str | None = None):
+        max_plies: int | None = None, position: str | None = None) -> Any:
     """The environment with PettingZoo's usual wrappers for board games (an
     illegal action ends the game with reward -1; actions are checked to be
     in range; the AEC order is enforced)."""
@@ -51,12 +54,12 @@ def env(game: str = "otrazhenie", variant: str | None = None, render_mode: str |
 class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
     """The unwrapped environment."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "igroteka_v0",
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "igroteka_v0",
                 "is_parallelizable": False, "render_fps": 2}
 
     def __init__(self, game: str = "otrazhenie", variant: str | None = None,
                  render_mode: str | None = None, max_plies: int | None = None,
-                 position: str | None = None):
+                 position: str | None = None) -> None:
         super().__init__()
         info = game_info(game)
         self.game = info.name
@@ -84,49 +87,61 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
         # The game (``igroteka.State``); ``state()`` is PettingZoo's global state.
         self.native: State | None = None
 
-    def observation_space(self, agent):
+    def _game(self) -> State:
+        if self.native is None:
+            raise RuntimeError("reset() the environment first")
+        return self.native
+
+    def _agent(self, player: int | None) -> str:
+        if player is None:
+            raise RuntimeError("the game is over: no agent acts")
+        return self.possible_agents[player]
+
+    def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent):
+    def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
 
-    def state(self):
+    def state(self) -> npt.NDArray[np.float32]:
         """The global state: the planes from the first player's side (they
         show whose turn it is)."""
-        return self.native.observation(0)
+        return self._game().observation(0)
 
-    def observe(self, agent):
+    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        native = self._game()
         player = self.possible_agents.index(agent)
-        observation = self.native.observation(player)
-        if self.native.current_player == player:
-            mask = self.native.legal_action_mask()
+        observation = native.observation(player)
+        if native.current_player == player:
+            mask = native.legal_action_mask()
         else:
             mask = np.zeros(self.spec.num_actions, np.int8)
         return {"observation": observation, "action_mask": mask}
 
-    def reset(self, seed=None, options=None):
-        self.native = State(self.game, variant=self.variant, position=self.position,
-                           max_plies=self.max_plies)
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.native = native = State(self.game, variant=self.variant, position=self.position,
+                                     max_plies=self.max_plies)
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
-        self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = self.agents[self.native.current_player]
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self._agent(native.current_player)
         if self.render_mode == "human":
             self.render()
 
-    def step(self, action):
+    def step(self, action: int | np.integer[Any] | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        native = self._game()
         self._cumulative_rewards[agent] = 0.0
-        self.native.apply_action(int(action))
-        if self.native.is_terminal():
-            outcome = self.native.outcome
-            returns = self.native.returns()
+        native.apply_action(int(action))  # type: ignore[arg-type]  # None only for a dead agent
+        outcome = native.outcome if native.is_terminal() else None
+        if outcome is not None:
+            returns = native.returns()
             ended = {agent: True for agent in self.agents}
             if outcome["at_cap"]:
                 self.truncations = ended
@@ -136,19 +151,19 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
                 self.rewards[name] = float(returns[player])
                 self.infos[name] = {"outcome": outcome}
         else:
-            self.agent_selection = self.possible_agents[self.native.current_player]
+            self.agent_selection = self._agent(native.current_player)
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def render(self):
+    def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        text = self.native.board_text()
+        text = self._game().board_text()
         if self.render_mode == "human":
             print(text)
             return None
         return text
 
-    def close(self):
+    def close(self) -> None:
         pass

@@ -139,10 +139,10 @@ expect engine "^readyok\$" "$(printf 'ugi\nisready\nquit\n' | "$igroteka" engine
 expect arena "^Games: 2 " "$("$igroteka" arena --game otrazhenie --engine name=a builtin=random \
   --engine name=b builtin=random --rounds 1 --max-plies 30 --quiet --concurrency 1)"
 expect "generate man" '^\.TH igroteka 1' "$("$igroteka" generate man)"
-"$igroteka" serve --port 0 2>"$work/serve.log" &
+"$igroteka" serve --port 0 >"$work/serve.log" 2>&1 &
 server=$!
 url=""
-for _ in $(seq 100); do
+for _ in $(seq 300); do
   url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$work/serve.log" || true)
   [ -n "$url" ] && break
   sleep 0.1

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The crates as crates.io will have them (issue 31), checked, not described:
-#  1. every published package is packaged; its size is printed and must stay
-#     under crates.io's limit (10 MB);
+#  1. every published package is packaged with its metadata (description,
+#     licence, repository, readme, keywords, categories, rust-version), its
+#     README and licence files; its size is printed and must stay under
+#     crates.io's limit (10 MB);
 #  2. every package name is free on crates.io or already ours;
 #  3. `cargo publish --workspace --dry-run`: each crate builds against the
 #     others as packaged;
@@ -57,6 +59,15 @@ for crate in "${crates[@]}"; do
     "$(tar -xzOf "$crate" | wc -c)" "$(tar -tzf "$crate" | wc -l)"
   ((size < limit)) || fail "$name: $size bytes, over crates.io's limit of $limit"
   tar -xzf "$crate" -C "$work"
+  # What crates.io and docs.rs show, and the licence texts.
+  package=$work/$name-$version
+  for key in description license repository readme keywords categories rust-version; do
+    grep -q "^$key = " "$package/Cargo.toml" || fail "$name: no $key in its manifest"
+  done
+  readme=$(sed -n 's/^readme = "\(.*\)"$/\1/p' "$package/Cargo.toml")
+  for file in "$readme" LICENSE-MIT LICENSE-APACHE; do
+    [ -s "$package/$file" ] || fail "$name: no $file in the package"
+  done
 done
 
 step "2. names on crates.io"

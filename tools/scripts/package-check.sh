@@ -37,8 +37,10 @@ work=$root/target/package-check
 rm -rf "$work"
 mkdir -p "$work"
 server=""
+elsewhere=""
 cleanup() {
   if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; fi
+  if [ -n "$elsewhere" ]; then rm -rf "$elsewhere"; fi
 }
 trap cleanup EXIT
 
@@ -134,22 +136,27 @@ in_packages test --locked --quiet --no-fail-fast "${tested[@]}"
 step "5. cargo install of the packaged igroteka"
 in_packages install --locked --quiet --path "igroteka-$version" --root "$work/root"
 igroteka=$work/root/bin/igroteka
-elsewhere=$work/elsewhere
-mkdir "$elsewhere"
+# Run from elsewhere, with the package's sources out of the way: the binary
+# must need nothing but itself.
+mv "$work/igroteka-$version" "$work/igroteka-$version.moved"
+elsewhere=$(mktemp -d)
 cd "$elsewhere"
-expect() { # expect WHAT PATTERN OUTPUT
-  grep -qE "$2" <<<"$3" || fail "$1: no line matching '$2' in:
-$3"
+expect() { # expect WHAT PATTERN COMMAND...: it succeeds and prints PATTERN
+  local what=$1 pattern=$2 out
+  shift 2
+  out=$("$@") || fail "$what: exit status $?"
+  grep -qE "$pattern" <<<"$out" || fail "$what: no line matching '$pattern' in:
+$out"
 }
-expect "--version" "^igroteka $version\$" "$("$igroteka" --version)"
-expect games "^focus " "$("$igroteka" games)"
-expect perft "^depth 2 nodes 4460 " "$("$igroteka" perft --game focus --depth 2)"
+expect version "^igroteka $version\$" "$igroteka" --version
+expect games "^focus " "$igroteka" games
+expect perft "^depth 2 nodes 4460 " "$igroteka" perft --game focus --depth 2
 first=$("$igroteka" perft --game focus --depth 1 --divide | awk 'NR == 1 { print $1 }')
-expect replay "^result " "$("$igroteka" replay --game focus "$first")"
-expect engine "^readyok\$" "$(printf 'ugi\nisready\nquit\n' | "$igroteka" engine)"
-expect arena "^Games: 2 " "$("$igroteka" arena --game otrazhenie --engine name=a builtin=random \
-  --engine name=b builtin=random --rounds 1 --max-plies 30 --quiet --concurrency 1)"
-expect "generate man" '^\.TH igroteka 1' "$("$igroteka" generate man)"
+expect replay "^result " "$igroteka" replay --game focus "$first"
+expect engine "^readyok\$" "$igroteka" engine <<<$'ugi\nisready\nquit'
+expect arena "^Games: 2 " "$igroteka" arena --game otrazhenie --engine name=a builtin=random \
+  --engine name=b builtin=random --rounds 1 --max-plies 30 --quiet --concurrency 1
+expect "generate man" '^\.TH igroteka 1' "$igroteka" generate man
 "$igroteka" serve --port 0 >"$work/serve.log" 2>&1 &
 server=$!
 url=""
@@ -167,12 +174,13 @@ fetch() { # fetch PATH: the response, headers and body, with bash alone
   cat <&3
   exec 3<&-
 }
-expect "serve /" '<script[^>]*app\.js' "$(fetch /)"
-expect "serve /app.js" '^HTTP/1\.1 200' "$(fetch /app.js)"
-expect "serve /app.js" 'WebSocket' "$(fetch /app.js)"
+expect "serve /" '<script[^>]*app\.js' fetch /
+expect "serve /app.js" '^HTTP/1\.1 200' fetch /app.js
+expect "serve /app.js" 'WebSocket' fetch /app.js
 kill "$server"
 server=""
 cd "$root"
+rm -rf "$elsewhere"
 
 step "6. public API against its version"
 cargo test --locked --quiet -p igroteka --test api

@@ -555,3 +555,89 @@ fn cpu_seconds_refuses_bad_arguments_in_one_line() {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(stderr(&output), "cpu-seconds.sh: no binary at /nonexistent/igroteka\n");
 }
+
+/// The subcommands `igroteka --help` lists, but clap's `help`.
+fn subcommands() -> Vec<String> {
+    let out = igroteka(&["--help"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    stdout(&out)
+        .lines()
+        .skip_while(|line| *line != "Commands:")
+        .skip(1)
+        .take_while(|line| line.starts_with("  "))
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn the_man_page_lists_every_subcommand_and_each_has_a_page() {
+    let names = subcommands();
+    assert!(names.len() >= 12, "{names:?}");
+    let out = igroteka(&["generate", "man"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let page = stdout(&out);
+    assert!(page.contains(".TH igroteka 1"), "{page}");
+    for name in &names {
+        assert!(page.contains(&format!("igroteka\\-{name}(1)")), "{name} missing:\n{page}");
+    }
+
+    let dir = scratch("man");
+    let out = igroteka(&["generate", "man", dir.to_str().expect("utf-8 path")]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for name in names.iter().map(|name| format!("igroteka-{name}")).chain(["igroteka".into()]) {
+        let page = std::fs::read_to_string(dir.join(format!("{name}.1")))
+            .unwrap_or_else(|e| panic!("{name}.1: {e}"));
+        assert!(page.contains(&format!(".TH {name} 1")), "{name}.1:\n{page}");
+    }
+    std::fs::remove_dir_all(&dir).expect("scratch removed");
+}
+
+/// What bash completes for the words `line` (the last one being completed),
+/// with the completion script `igroteka generate bash` writes sourced.
+fn bash_completes(line: &[&str]) -> Vec<String> {
+    let dir = scratch(&format!("bash-{}", line.len()));
+    let out = igroteka(&["generate", "bash", dir.to_str().expect("utf-8 path")]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let script = dir.join("igroteka.bash");
+    let words: Vec<String> = line.iter().map(|word| format!("'{word}'")).collect();
+    let program = format!(
+        "source '{}'; COMP_WORDS=({}); COMP_CWORD={}; _igroteka igroteka '{}' '{}'; \
+         printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        script.display(),
+        words.join(" "),
+        line.len() - 1,
+        line[line.len() - 1],
+        line[line.len() - 2],
+    );
+    let out = Command::new("bash").args(["--norc", "-c", &program]).output().expect("bash runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::remove_dir_all(&dir).expect("scratch removed");
+    stdout(&out).lines().map(str::to_owned).collect()
+}
+
+#[test]
+fn bash_completes_subcommands_and_their_options() {
+    let offered = bash_completes(&["igroteka", ""]);
+    for name in subcommands() {
+        assert!(offered.contains(&name), "{name} not offered: {offered:?}");
+    }
+    assert_eq!(bash_completes(&["igroteka", "per"]), ["perft"]);
+    let offered = bash_completes(&["igroteka", "perft", "--"]);
+    for option in ["--game", "--depth", "--divide"] {
+        assert!(offered.iter().any(|o| o == option), "{option} not offered: {offered:?}");
+    }
+}
+
+#[test]
+fn every_shell_gets_a_completion_script_naming_the_subcommands() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let out = igroteka(&["generate", shell]);
+        assert!(out.status.success(), "{shell}: {}", stderr(&out));
+        let script = stdout(&out);
+        for name in subcommands() {
+            assert!(script.contains(&name), "{shell}: {name} missing");
+        }
+    }
+}

@@ -34,7 +34,8 @@ struct Schema {
 }
 
 static SCHEMA: LazyLock<Schema> = LazyLock::new(|| {
-    let text = include_str!("../../docs/board.schema.json");
+    // A link to `docs/board.schema.json`, so the packaged crate has it too.
+    let text = include_str!("data/board.schema.json");
     let json: Value = serde_json::from_str(text).expect("the schema is JSON");
     let mut schemas = boon::Schemas::new();
     let mut compiler = boon::Compiler::new();

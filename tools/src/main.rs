@@ -7,7 +7,7 @@ mod position;
 use std::io::{ErrorKind, Write};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use protocol::client::Terminated;
 
 #[derive(Parser, Debug)]
@@ -44,6 +44,9 @@ enum Command {
     /// Fit the evaluation's weights to game results (docs/tuning.md):
     /// `tune datagen`, then `tune fit`.
     Tune(commands::tune::TuneArgs),
+    /// Print the man page or a shell completion script (`generate man`,
+    /// `generate bash`, ...), or write them into a directory.
+    Generate(commands::generate::GenerateArgs),
 }
 
 fn main() -> ExitCode {
@@ -69,6 +72,7 @@ fn main() -> ExitCode {
         Command::Engine(args) => commands::engine::run(args).map(|()| true),
         Command::Serve(args) => commands::serve::run(args).map(|()| true),
         Command::Tune(args) => commands::tune::run(args).map(|()| true),
+        Command::Generate(args) => commands::generate::run(args, Cli::command()).map(|()| true),
         Command::Arena(args) => std::env::current_exe()
             .map_err(anyhow::Error::from)
             .and_then(|exe| arena::run(games::GAMES, exe, arena::ArenaArgs::clone(args)))

@@ -291,6 +291,7 @@ fn kill_and_resume_lose_nothing() {
     }
     child.kill().unwrap();
     child.wait().unwrap();
+    wait_until_unlocked(&state);
     let before = read_records(games(), std::slice::from_ref(&state)).unwrap();
     assert!(before.len() >= 6 && before.len() < 48, "{}", before.len());
     assert!(command().status().unwrap().success());
@@ -675,6 +676,19 @@ fn no_cap_is_warned_about() {
     assert!(!ok && err.contains("leaves no move"), "{err}");
 }
 
+/// Waits (at most 10 s) until no process holds the lock on `state`. A run
+/// killed while it started an engine leaves a forked child that shares its
+/// files until it executes the engine, a moment later (longer on a loaded
+/// machine); until then the state still reads as in use.
+fn wait_until_unlocked(state: &Path) {
+    let started = Instant::now();
+    let file = std::fs::File::open(state).unwrap();
+    while file.try_lock().is_err() {
+        assert!(started.elapsed() < Duration::from_secs(10), "{} stays locked", state.display());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 #[test]
 fn a_second_run_on_a_state_in_use_is_refused() {
     let dir = scratch("lock");
@@ -696,6 +710,7 @@ fn a_second_run_on_a_state_in_use_is_refused() {
     let second = arena(&small(&dir)).map_err(|e| format!("{e:#}"));
     first.kill().unwrap();
     first.wait().unwrap();
+    wait_until_unlocked(&state);
     let err = second.expect_err("refused");
     assert!(err.contains("is in use by another run"), "{err}");
     // Once the first run has gone (even killed), the state is free again:

@@ -2,6 +2,7 @@
 
 pub mod engine;
 pub mod engine_args;
+pub mod generate;
 pub mod perft;
 pub mod play;
 pub mod replay;

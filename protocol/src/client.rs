@@ -45,7 +45,7 @@ use tokio::time::Instant;
 use crate::{EngineMessage, GuiMessage, MAX_LINE_BYTES, OptionDecl, ParseError};
 
 /// Bytes of lines read from the engine and not yet taken, at most (a line
-/// counts its text and [`LINE_OVERHEAD`]).
+/// counts its text and 64 bytes more).
 pub const QUEUED_BYTES: usize = 4 << 20;
 /// What a queued line costs beyond its text (its string and place in the
 /// queue), so that a flood of empty lines is bounded too.

@@ -1790,14 +1790,7 @@ fn the_rules_dialog_shows_each_games_rules_page_and_fits_the_screen() {
                         ["example label", "#rules-text figcaption"],
                         ["list", "#rules-text li"],
                     ]);
-                    let contrasts = page.eval(&format!("{CONTRASTS}({parts})")).await;
-                    let low: Vec<String> = contrasts
-                        .as_object()
-                        .expect("ratios")
-                        .iter()
-                        .filter(|(_, ratio)| ratio.as_f64().is_none_or(|r| r < 4.5))
-                        .map(|(name, ratio)| format!("{name} {ratio}"))
-                        .collect();
+                    let (low, _) = low_contrasts(&mut page, &parts).await;
                     assert!(low.is_empty(), "{at}: hard to read: {low:?}");
                     let name = format!("rules-{game}-{screen}-{scheme}.png");
                     page.screenshot_view(&screenshot_dir().join(name)).await;
@@ -1890,6 +1883,23 @@ fn the_rules_renderer_builds_no_markup_from_the_engines_text() {
 
 /// The WCAG contrast ratio of each element's text (`fill` for SVG text, the
 /// edge of a player's disc) against the first opaque background behind it, by name.
+/// The parts (`[name, selector]` pairs, as JSON) whose text has a WCAG
+/// contrast below 4.5 against its background, and every ratio measured.
+async fn low_contrasts(
+    page: &mut Page,
+    parts: &serde_json::Value,
+) -> (Vec<String>, serde_json::Value) {
+    let contrasts = page.eval(&format!("{CONTRASTS}({parts})")).await;
+    let low = contrasts
+        .as_object()
+        .expect("ratios")
+        .iter()
+        .filter(|(_, ratio)| ratio.as_f64().is_none_or(|r| r < 4.5))
+        .map(|(name, ratio)| format!("{name} {ratio}"))
+        .collect();
+    (low, contrasts)
+}
+
 const CONTRASTS: &str = "((parts) => { \
     const rgba = (c) => c.match(/[\\d.]+/g).map(Number); \
     const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }; \
@@ -1940,14 +1950,7 @@ fn dark_mode_follows_the_system_with_readable_text() {
             ["dialog", "#setup-dialog label"],
             ["dialog field", "#setup-dialog select"],
         ]);
-        let contrasts = page.eval(&format!("{CONTRASTS}({parts})")).await;
-        let low: Vec<String> = contrasts
-            .as_object()
-            .expect("ratios")
-            .iter()
-            .filter(|(_, ratio)| ratio.as_f64().is_none_or(|r| r < 4.5))
-            .map(|(name, ratio)| format!("{name} {ratio}"))
-            .collect();
+        let (low, contrasts) = low_contrasts(&mut page, &parts).await;
         assert!(low.is_empty(), "hard to read in dark mode: {low:?} (all: {contrasts})");
     });
 }

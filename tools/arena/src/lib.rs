@@ -20,6 +20,7 @@ mod check;
 mod config;
 mod engine;
 mod movetext;
+mod ratings;
 mod record;
 mod referee;
 mod schedule;
@@ -33,6 +34,7 @@ pub use check::repeated_games;
 pub use config::{EngineSpec, Limit, Program, TimeControl, split_command};
 pub use engine::Fault;
 pub use movetext::{Movetext, MovetextError, MovetextScanner, Token, Tokens, read_movetext};
+pub use ratings::{NoRatings, Rating, ml_gradient, ml_ratings};
 pub use record::{GameRecord, Termination};
 pub use referee::OptionsRefused;
 pub use schedule::{

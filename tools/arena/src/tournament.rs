@@ -421,14 +421,14 @@ async fn play(plan: &Plan, outputs: &mut Outputs, mut records: Vec<GameRecord>) 
                 let standings = Standings::new(&names, &records);
                 if let Some(sprt) = &plan.sprt
                     && !stopped
-                    && sprt.verdict(sprt.llr(standings.totals[0])) != SprtVerdict::Continue
+                    && sprt.verdict(standings.sprt_llr(sprt)) != SprtVerdict::Continue
                 {
                     stopped = true;
                     bar.suspend(|| eprintln!("{}; finishing the games in progress", standings.sprt_line(sprt)));
                 }
                 let finished = records.len() as u32;
                 if !plan.quiet && plan.rating_interval > 0 && finished.is_multiple_of(plan.rating_interval) && !pending.is_empty() {
-                    bar.suspend(|| eprintln!("\nInterim standings after {finished} games\n{}", standings.table()));
+                    bar.suspend(|| eprintln!("\nInterim standings after {finished} games\n{}{}", standings.table(), standings.ratings_table()));
                 }
             }
             signal = &mut terminated => {

@@ -145,3 +145,37 @@ fn pgn_of_an_opening_with_the_second_player_to_move_starts_with_an_ellipsis() {
     game.second_moves_first = false;
     assert!(game.pgn("igroteka arena").contains("\n1. c4 c0 2. c2 {"));
 }
+
+#[test]
+fn more_than_two_engines_get_a_rating_list_under_the_standings() {
+    let names: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+    let records = vec![
+        record(0, "a", "b", "1-0"),
+        record(1, "b", "a", "1/2-1/2"),
+        record(2, "a", "c", "1-0"),
+        record(3, "c", "a", "1-0"),
+        record(4, "b", "c", "1-0"),
+        record(5, "c", "b", "1/2-1/2"),
+    ];
+    let s = Standings::new(&names, &records);
+    let report = s.report(None);
+    let table = report.find("Rank Name").unwrap();
+    let ratings = report.find("Ratings (maximum likelihood").unwrap();
+    assert!(table < ratings && ratings < report.find("Crosstable").unwrap(), "{report}");
+    // a (3/4) above b (2/4) above c (1/4), symmetric about the average.
+    let list = s.ratings().unwrap();
+    assert!(list[0].elo > list[1].elo && list[1].elo > list[2].elo, "{list:?}");
+    assert!((list[0].elo + list[2].elo).abs() < 1e-9 && list[1].elo.abs() < 1e-9, "{list:?}");
+    let lines: Vec<&str> = report[ratings..].lines().skip(2).take(3).collect();
+    assert!(lines[0].split_whitespace().nth(1) == Some("a"), "{report}");
+    assert!(lines[2].split_whitespace().nth(1) == Some("c"), "{report}");
+    // Two engines: the standings say it all.
+    let two = Standings::new(&names[..2], &records[..2]).report(None);
+    assert!(!two.contains("Ratings"), "{two}");
+    // An engine that lost every game: said, not a number.
+    let lost =
+        vec![record(0, "a", "b", "1-0"), record(1, "c", "a", "0-1"), record(2, "b", "c", "1-0")];
+    let report = Standings::new(&names, &lost).report(None);
+    assert!(report.contains("no finite ratings"), "{report}");
+    assert!(report.contains("(a won every game, c lost every game)"), "{report}");
+}

@@ -360,8 +360,8 @@ fn sprt_stops_a_decided_match() {
     assert!(games.len() >= 4 && games.len() < 200, "{}", games.len());
     let standings = Standings::new(&["perfect".to_owned(), "random".to_owned()], &games);
     assert_eq!(standings.totals[0].losses, 0);
-    let sprt = arena::Sprt { elo0: 0.0, elo1: 20.0, alpha: 0.05, beta: 0.05 };
-    assert_eq!(sprt.verdict(sprt.llr(standings.totals[0])), arena::SprtVerdict::H1);
+    let sprt = arena::Sprt { elo0: 0.0, elo1: 20.0, alpha: 0.05, beta: 0.05, pentanomial: true };
+    assert_eq!(sprt.verdict(standings.sprt_llr(&sprt)), arena::SprtVerdict::H1);
 }
 
 /// A four-game tournament of two random players, with every output in `dir`.

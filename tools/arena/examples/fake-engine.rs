@@ -9,7 +9,12 @@
 //! 2000, then answers); `illegal` (an occupied or unknown cell); `garbage`
 //! (a line that is not UTF-8); `liar` (always says `response p1win` to
 //! `query result` at the end); `no-bestmove` (answers everything but never
-//! `bestmove`); `other-game` (declares a `Game` option without tic-tac-toe).
+//! `bestmove`); `other-game` (declares a `Game` option without tic-tac-toe);
+//! `flood` (endless `info` lines instead of a `bestmove`). Modes that act
+//! whenever they can: `no-ugiok` (never ends its answer to `ugi`);
+//! `deaf-search` (no `readyok` while a `go infinite` search runs);
+//! `ignore-stop` (`stop` ends no search); `ignore-quit` (neither `quit` nor
+//! the end of its input ends it). A `go infinite` search answers at `stop`.
 //! A crash says why on stderr first.
 
 use std::io::Write;
@@ -38,18 +43,34 @@ fn main() {
     let mut pos: Box<dyn SearchGame> = start();
     let mut think = Think { engine: EngineKind::Random, ..Think::default() };
     let mut gos = 0;
+    // The answer of a `go infinite` search, written at `stop`.
+    let mut pending: Option<EngineMessage> = None;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for line in Lines::new(std::io::stdin().lock()) {
         let Ok(line) = line else { break };
         let replies = match line.parse::<GuiMessage>() {
-            Ok(GuiMessage::Ugi | GuiMessage::Uci) => identify(mode == "other-game"),
+            Ok(GuiMessage::Ugi | GuiMessage::Uci) => {
+                let mut answer = identify(mode == "other-game");
+                if mode == "no-ugiok" {
+                    answer.pop();
+                }
+                answer
+            }
             Ok(GuiMessage::IsReady) => {
                 if mode == "hang" && gos > 0 && gos + 1 >= at {
                     hang();
                 }
+                if mode == "deaf-search" && pending.is_some() {
+                    continue;
+                }
                 vec![EngineMessage::ReadyOk]
             }
+            Ok(GuiMessage::Stop) => match pending.take() {
+                Some(_) if mode == "ignore-stop" => continue,
+                Some(best) => vec![best],
+                None => continue,
+            },
             Ok(GuiMessage::SetOption { name, value }) => {
                 // As the real engine: a value out of the declared range or an
                 // unknown option is answered with an error and changes nothing.
@@ -81,6 +102,13 @@ fn main() {
                 pos = position(&entry, &base, &moves).unwrap_or_else(start);
                 continue;
             }
+            Ok(GuiMessage::Query(Query::GameOver)) => {
+                vec![EngineMessage::Response(pos.outcome().is_some().to_string())]
+            }
+            Ok(GuiMessage::Query(Query::P1Turn)) => {
+                let p1 = pos.side_to_move() == board_core::Player::First;
+                vec![EngineMessage::Response(p1.to_string())]
+            }
             Ok(GuiMessage::Query(Query::Result)) => {
                 let word = result_word(pos.outcome());
                 let word = if mode == "liar" && word != result_word(None) { "p1win" } else { word };
@@ -95,6 +123,12 @@ fn main() {
                         std::process::exit(3)
                     }
                     "no-bestmove" if misbehave => continue,
+                    "flood" if misbehave => loop {
+                        let info = EngineMessage::InfoString("flooding on purpose".to_owned());
+                        if writeln!(out, "{info}").is_err() {
+                            std::process::exit(0);
+                        }
+                    },
                     "hang-search" if misbehave => hang(),
                     "garbage" if misbehave => {
                         let _ = out.write_all(b"\xff\xfe\xfd garbage\n");
@@ -122,18 +156,24 @@ fn main() {
                             &AtomicBool::new(false),
                             &mut |_| {},
                         );
-                        vec![
-                            EngineMessage::Info(SearchInfo {
-                                depth: Some(info.depth),
-                                score: Some(info.score),
-                                nodes: Some(info.nodes),
-                                ..SearchInfo::default()
-                            }),
-                            EngineMessage::BestMove(best.and_then(|mv| MoveToken::new(mv).ok())),
-                        ]
+                        let info = EngineMessage::Info(SearchInfo {
+                            depth: Some(info.depth),
+                            score: Some(info.score),
+                            nodes: Some(info.nodes),
+                            ..SearchInfo::default()
+                        });
+                        let best =
+                            EngineMessage::BestMove(best.and_then(|mv| MoveToken::new(mv).ok()));
+                        if go.infinite {
+                            pending = Some(best);
+                            vec![info]
+                        } else {
+                            vec![info, best]
+                        }
                     }
                 }
             }
+            Ok(GuiMessage::Quit) if mode == "ignore-quit" => continue,
             Ok(GuiMessage::Quit) => break,
             Ok(_) => continue,
             Err(e) => vec![EngineMessage::InfoString(format!("error: {e}"))],
@@ -142,6 +182,9 @@ fn main() {
             let _ = writeln!(out, "{reply}");
         }
         let _ = out.flush();
+    }
+    if mode == "ignore-quit" {
+        hang();
     }
 }
 

@@ -17,6 +17,7 @@
 //! give, one tournament fingerprint for all.
 
 mod check;
+mod compliance;
 mod config;
 mod engine;
 mod movetext;
@@ -31,6 +32,7 @@ mod tournament;
 use std::path::PathBuf;
 
 pub use check::repeated_games;
+pub use compliance::{Check, CheckArgs, Checker, check_engine};
 pub use config::{EngineSpec, Limit, Program, TimeControl, split_command};
 pub use engine::Fault;
 pub use movetext::{Movetext, MovetextError, MovetextScanner, Token, Tokens, read_movetext};

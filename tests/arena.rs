@@ -55,6 +55,8 @@ fn a_small_round_robin_of_built_ins_completes_with_standings_and_records() {
         assert!(all.contains(name), "{name} missing from {all}");
     }
     assert!(all.contains("Crosstable"), "{all}");
+    // Three engines: the maximum-likelihood list under the standings.
+    assert!(out.contains("\nRatings (maximum likelihood"), "{out}");
     // 3 engines, 1 round: 3 encounters, each played twice with colours swapped.
     let records = std::fs::read_to_string(&jsonl).expect("jsonl written");
     assert_eq!(records.lines().count(), 6, "{records}");

@@ -175,7 +175,9 @@ pub struct ArenaFlags {
     /// Print interim standings every N finished games (0: never).
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub ratinginterval: u32,
-    /// Sequential test for two engines: `elo0=0 elo1=10 alpha=0.05 beta=0.05`.
+    /// Sequential test for two engines: `elo0=0 elo1=10 alpha=0.05 beta=0.05
+    /// penta=true` (counted on colour-swapped pairs; `penta=false`: game by
+    /// game).
     #[arg(long, num_args = 0.., value_name = "KEY=VALUE")]
     pub sprt: Option<Vec<String>>,
     /// Append every game as PGN-style text to FILE.

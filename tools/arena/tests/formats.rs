@@ -179,3 +179,36 @@ fn more_than_two_engines_get_a_rating_list_under_the_standings() {
     assert!(report.contains("no finite ratings"), "{report}");
     assert!(report.contains("(a won every game, c lost every game)"), "{report}");
 }
+
+#[test]
+fn the_sprt_line_says_what_it_counted() {
+    use arena::Sprt;
+    let names = vec!["a".to_owned(), "b".to_owned()];
+    // Pairs: (1-0, b-a 0-1) = 2 points, (1/2, 1-0 for b) = 0.5, (1-0, 1/2) = 1.5.
+    let records = vec![
+        record(0, "a", "b", "1-0"),
+        record(1, "b", "a", "0-1"),
+        record(2, "a", "b", "1/2-1/2"),
+        record(3, "b", "a", "1-0"),
+        record(4, "a", "b", "1-0"),
+        record(5, "b", "a", "1/2-1/2"),
+    ];
+    let s = Standings::new(&names, &records);
+    assert_eq!(s.pentanomial.unwrap().0, [0, 1, 0, 1, 1]);
+    let penta = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05, pentanomial: true };
+    let trinomial = Sprt { pentanomial: false, ..penta };
+    // By hand: pairs 1/4, 3/4, 1 (mean 2/3, variance 7/72); games 3 wins,
+    // 2 draws, 1 loss (mean 2/3, variance 5/36). The same score, but the
+    // pairs vary more than independent games would (5/72): this pair count
+    // is the more cautious.
+    let (s0, s1) = (0.5, arena::score_from_elo(10.0));
+    let by_pairs = 3.0 * (s1 - s0) * (2.0 * (2.0 / 3.0) - s0 - s1) / (2.0 * (7.0 / 72.0));
+    let by_games = 6.0 * (s1 - s0) * (2.0 * (2.0 / 3.0) - s0 - s1) / (2.0 * (5.0 / 36.0));
+    assert!((s.sprt_llr(&penta) - by_pairs).abs() < 1e-12, "{}", s.sprt_llr(&penta));
+    assert!((s.sprt_llr(&trinomial) - by_games).abs() < 1e-12, "{}", s.sprt_llr(&trinomial));
+    let line = s.sprt_line(&penta);
+    assert!(line.starts_with("SPRT elo0=0 elo1=10 alpha=0.05 beta=0.05: LLR "), "{line}");
+    assert!(line.ends_with("no decision yet [pentanomial, 3 pairs]"), "{line}");
+    assert!(s.sprt_line(&trinomial).ends_with("[trinomial, 6 games]"));
+    assert!(by_pairs < by_games);
+}

@@ -29,11 +29,11 @@ fn the_built_in_engine_passes_every_check_in_every_game() {
             check_engine(&["--game", &game, "--timemargin", "1000", "--", BIN, "engine"]);
         assert!(ok, "{game}: {out}{err}");
         let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines.len(), 17, "{game}: {out}");
-        assert!(lines[..16].iter().all(|l| l.starts_with("ok   ")), "{game}: {out}");
-        let summary = lines[16];
+        assert_eq!(lines.len(), 18, "{game}: {out}");
+        assert!(lines[..17].iter().all(|l| l.starts_with("ok   ")), "{game}: {out}");
+        let summary = lines[17];
         assert!(summary.contains(&format!("({game} ")), "{game}: {out}");
-        assert!(summary.ends_with("): 16 ok, 0 FAIL"), "{game}: {out}");
+        assert!(summary.ends_with("): 17 ok, 0 FAIL"), "{game}: {out}");
     }
 }
 
@@ -60,7 +60,7 @@ fn an_engine_that_ignores_quit_fails_that_check_alone_and_is_killed() {
     assert!(!ok, "{out}");
     let fails: Vec<&str> = out.lines().filter(|l| l.starts_with("FAIL")).collect();
     assert_eq!(fails, ["FAIL quit: still running 1000 ms after 'quit' (killed)"], "{out}");
-    assert!(out.ends_with(": 15 ok, 1 FAIL\n"), "{out}");
+    assert!(out.ends_with(": 16 ok, 1 FAIL\n"), "{out}");
     // Not the wrapper's minute: it was killed.
     assert!(started.elapsed() < std::time::Duration::from_secs(30));
 }

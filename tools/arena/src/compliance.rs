@@ -266,6 +266,7 @@ enum Step {
     Nodes,
     MoveTime,
     Clock,
+    MovesToGo,
     StartposMoves,
     FenMoves,
     IsReadyWhileSearching,
@@ -276,13 +277,14 @@ enum Step {
 }
 
 impl Step {
-    const ALL: [Step; 13] = [
+    const ALL: [Step; 14] = [
         Step::IsReady,
         Step::NewGame,
         Step::Depth,
         Step::Nodes,
         Step::MoveTime,
         Step::Clock,
+        Step::MovesToGo,
         Step::StartposMoves,
         Step::FenMoves,
         Step::IsReadyWhileSearching,
@@ -300,6 +302,7 @@ impl Step {
             Step::Nodes => format!("go nodes {NODES}"),
             Step::MoveTime => format!("go movetime {MOVETIME_MS}"),
             Step::Clock => "go p1time p2time p1inc p2inc (player 2 to move)".to_owned(),
+            Step::MovesToGo => format!("go p1time p2time movestogo {MOVES_TO_GO}"),
             Step::StartposMoves => "position startpos moves".to_owned(),
             Step::FenMoves => "position fen moves".to_owned(),
             Step::IsReadyWhileSearching => "isready during search".to_owned(),
@@ -324,10 +327,14 @@ const MOVETIME_MS: u64 = 100;
 const CLOCK_P1_MS: u64 = 600_000;
 const CLOCK_P2_MS: u64 = 1000;
 const CLOCK_INC_MS: u64 = 100;
+/// The clocks and moves of the `movestogo` check.
+const MOVES_TO_GO: u32 = 4;
+const MOVES_TO_GO_MS: u64 = 1000;
 /// How long a search runs before `isready` or `stop` is sent into it.
 const SEARCHING: Duration = Duration::from_millis(100);
-/// Lines kept per wait for judging (the others are only counted).
-const KEPT_LINES: usize = 64;
+/// Bytes of lines kept per wait for judging (the others are only
+/// counted): every option of an engine that declares hundreds.
+const KEPT_BYTES: usize = 1 << 20;
 
 /// The engine under test and what is known of it.
 struct Session<'a> {
@@ -340,12 +347,27 @@ struct Session<'a> {
     declared: Vec<OptionDecl>,
 }
 
-/// What came before an awaited message.
+/// What came before an awaited message, up to [`KEPT_BYTES`] of text.
 struct Before {
-    /// The messages, up to [`KEPT_LINES`].
+    /// The messages.
     messages: Vec<EngineMessage>,
-    /// Lines that were no message, up to [`KEPT_LINES`].
+    /// Lines that were no message, and why.
     unreadable: Vec<(String, String)>,
+    /// Bytes of text left to keep.
+    room: usize,
+}
+
+impl Before {
+    /// Whether a line of `bytes` is still kept (and takes its room).
+    fn keeps(&mut self, bytes: usize) -> bool {
+        match self.room.checked_sub(bytes) {
+            Some(room) => {
+                self.room = room;
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 impl Session<'_> {
@@ -372,7 +394,7 @@ impl Session<'_> {
     ) -> std::result::Result<(T, Before), String> {
         let deadline = Instant::now() + timeout;
         let engine = self.engine()?;
-        let mut before = Before { messages: Vec::new(), unreadable: Vec::new() };
+        let mut before = Before { messages: Vec::new(), unreadable: Vec::new(), room: KEPT_BYTES };
         let mut others = 0;
         loop {
             match engine.next_line(deadline).await {
@@ -380,12 +402,12 @@ impl Session<'_> {
                     if let Some(found) = wanted(&message) {
                         return Ok((found, before));
                     }
-                    if before.messages.len() < KEPT_LINES {
+                    if before.keeps(message.to_string().len()) {
                         before.messages.push(message);
                     }
                 }
                 Ok(Some(Heard::Unreadable(line, e))) => {
-                    if before.unreadable.len() < KEPT_LINES {
+                    if before.keeps(line.len()) {
                         before.unreadable.push((line, e.to_string()));
                     }
                 }
@@ -534,7 +556,8 @@ struct Search {
 }
 
 impl Session<'_> {
-    /// Every declared option but buttons at its declared default, then
+    /// Every declared option but buttons and empty strings at its declared
+    /// default, then
     /// `Game` and `Variant` (when declared) and the `--option`s; then
     /// `isready` … `readyok`, with no `info string error: ...` on the way.
     async fn options(&mut self) -> std::result::Result<String, String> {
@@ -546,7 +569,10 @@ impl Session<'_> {
                 OptionKind::Check { default } => default.to_string(),
                 OptionKind::Spin { default, .. } => default.to_string(),
                 OptionKind::Combo { default, .. } => default.clone(),
-                OptionKind::String { default } if !default.is_empty() => default.clone(),
+                // UCI writes an empty default `<empty>`.
+                OptionKind::String { default } if !default.is_empty() && default != "<empty>" => {
+                    default.clone()
+                }
                 OptionKind::String { .. } | OptionKind::Button => continue,
             };
             if !is(&decl.name, "Game")
@@ -648,6 +674,17 @@ impl Session<'_> {
                 };
                 let budget = Duration::from_millis(CLOCK_P2_MS);
                 let search = Search { position, go, within: timeout, budget: Some(budget) };
+                self.search(&search).await
+            }
+            Step::MovesToGo => {
+                let go = Go {
+                    p1time: Some(MOVES_TO_GO_MS),
+                    p2time: Some(MOVES_TO_GO_MS),
+                    movestogo: Some(MOVES_TO_GO),
+                    ..Go::default()
+                };
+                let budget = Some(Duration::from_millis(MOVES_TO_GO_MS));
+                let search = Search { position: Opening::default(), go, within: timeout, budget };
                 self.search(&search).await
             }
             Step::StartposMoves => {

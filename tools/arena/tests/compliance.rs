@@ -63,7 +63,7 @@ fn line<'a>(lines: &'a [String], name: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no check '{name}' in {lines:#?}"))
 }
 
-const CHECKS: [&str; 16] = [
+const CHECKS: [&str; 17] = [
     "ugi",
     "options",
     "isready",
@@ -72,6 +72,7 @@ const CHECKS: [&str; 16] = [
     "go nodes 100",
     "go movetime 100",
     "go p1time p2time p1inc p2inc (player 2 to move)",
+    "go p1time p2time movestogo 4",
     "position startpos moves",
     "position fen moves",
     "isready during search",
@@ -91,7 +92,7 @@ fn a_well_behaved_engine_passes_every_check() {
     }
     let summary = lines.last().unwrap();
     assert!(
-        summary.starts_with("16 checks of ") && summary.ends_with(": 16 ok, 0 FAIL"),
+        summary.starts_with("17 checks of ") && summary.ends_with(": 17 ok, 0 FAIL"),
         "{summary}"
     );
 }
@@ -166,8 +167,8 @@ fn a_search_that_ignores_stop_is_named() {
 #[test]
 fn an_illegal_bestmove_is_named() {
     fails_first("illegal", 1, "go depth 1", "bestmove 'c");
-    // In a random position given as a position text (the 10th go).
-    fails_first("illegal", 10, "legal bestmove in 6 random positions", "after 'fen ");
+    // In a random position given as a position text (the 11th go).
+    fails_first("illegal", 11, "legal bestmove in 6 random positions", "after 'fen ");
 }
 
 #[test]

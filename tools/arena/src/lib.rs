@@ -15,6 +15,10 @@
 //! state file is resumed, when shards are merged ([`read_records`]): its
 //! moves replayed under its ply cap, its end, result and blame what they
 //! give, one tournament fingerprint for all.
+//!
+//! `igroteka check-engine` is [`check_engine`] (flags [`CheckArgs`]): the
+//! conformance script of [`Checker`], run against one engine, each
+//! [`Check`] judged by the game's own rules.
 
 mod check;
 mod compliance;

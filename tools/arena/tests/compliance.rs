@@ -14,7 +14,12 @@ use search::GameEntry;
 /// igroteka-arena` builds next to the test binaries.
 fn fake() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
-    let path = exe.ancestors().nth(2).unwrap().join("examples").join("fake-engine");
+    let path = exe
+        .ancestors()
+        .nth(2)
+        .unwrap()
+        .join("examples")
+        .join(format!("fake-engine{}", std::env::consts::EXE_SUFFIX));
     assert!(path.exists(), "{} is missing: run `cargo test -p igroteka-arena`", path.display());
     path
 }

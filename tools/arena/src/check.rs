@@ -121,6 +121,21 @@ pub(crate) fn verify(entry: &GameEntry, record: &GameRecord) -> Result<()> {
         (Termination::Normal | Termination::MaxPlies, _) => {
             bail!("'{}' where the moves do not end so", record.termination)
         }
+        (Termination::Adjudication, Some(end)) => bail!("an adjudication after the end ({end})"),
+        (Termination::Adjudication, None) => {
+            if engine_moves.is_empty() {
+                bail!("an adjudication before any engine move");
+            }
+            if record.score.is_some() {
+                bail!("a score ({}) in an adjudicated game", score_text(record.score));
+            }
+            if record.reason.is_empty() {
+                bail!("an adjudication without a reason");
+            }
+            if !record.disagreements.is_empty() {
+                bail!("disagreements about an adjudicated game");
+            }
+        }
         (forfeit, Some(end)) => bail!("a forfeit ('{forfeit}') after the end ({end})"),
         (forfeit, None) => {
             let Some(loser) = loser else {
@@ -151,6 +166,13 @@ pub(crate) fn verify(entry: &GameEntry, record: &GameRecord) -> Result<()> {
                 bail!("disagreements about a forfeit");
             }
         }
+    }
+    if !record.evals.is_empty() && record.evals.len() != engine_moves.len() {
+        bail!(
+            "{} move evaluations for {} moves after the opening",
+            record.evals.len(),
+            engine_moves.len()
+        );
     }
     Ok(())
 }

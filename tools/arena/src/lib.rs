@@ -16,6 +16,7 @@
 //! moves replayed under its ply cap, its end, result and blame what they
 //! give, one tournament fingerprint for all.
 
+mod adjudicate;
 mod check;
 mod config;
 mod engine;
@@ -29,11 +30,12 @@ mod tournament;
 
 use std::path::PathBuf;
 
+pub use adjudicate::{Adjudication, DrawRule, ResignRule, TableResults};
 pub use check::repeated_games;
 pub use config::{EngineSpec, Limit, Program, TimeControl, split_command};
 pub use engine::Fault;
 pub use movetext::{Movetext, MovetextError, MovetextScanner, Token, Tokens, read_movetext};
-pub use record::{GameRecord, Termination};
+pub use record::{GameRecord, MoveEval, Termination};
 pub use referee::OptionsRefused;
 pub use schedule::{
     Fixture, OPENING_BYTES, Opening, Openings, Pairing, Shard, encounters, openings_budget,
@@ -189,6 +191,25 @@ pub struct ArenaFlags {
     /// No per-game lines and no interim standings.
     #[arg(long)]
     pub quiet: bool,
+    /// Draw adjudication by the engines' scores: `movenumber=N movecount=N
+    /// score=CP` (after move N, both within ±CP for N moves each in a row).
+    #[arg(long, num_args = 0.., value_name = "KEY=VALUE")]
+    pub draw: Option<Vec<String>>,
+    /// Resign adjudication: `movecount=N score=CP [twosided=true]` (an
+    /// engine at -CP or worse for N moves in a row loses).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub resign: Option<Vec<String>>,
+    /// Adjudicate by the game's exact table (Otrazhenie's): a position it
+    /// decides ends the game with its result.
+    #[arg(long)]
+    pub tb: bool,
+    /// Which of the table's results end a game: `both`, `win_loss` or `draw`.
+    #[arg(long, value_name = "RESULTS", requires = "tb", default_value = "both")]
+    pub tbadjudicate: String,
+    /// Milliseconds to wait between the end of a game and the start of the
+    /// next in its place.
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub wait: u64,
 }
 
 /// Subcommands of `igroteka arena`.

@@ -16,7 +16,7 @@ use search::{EngineKind, GameEntry, find_game};
 use tokio::task::JoinSet;
 
 use crate::adjudicate::{Adjudication, DrawRule, ResignRule, TableResults};
-use crate::check::{repeated_games, verify};
+use crate::check::{game_table, repeated_games, verify};
 use crate::config::{EngineSpec, Limit};
 use crate::record::{GameRecord, MoveEval};
 use crate::referee::{Referee, StartError};
@@ -316,7 +316,7 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
     let move_timeout = args.flags.move_timeout.max(1);
     let adjudication = adjudication(&args.flags, games, entry)?;
     // Built (or read from the cache) once for every game.
-    let table = if adjudication.table.is_some() { entry.endgame_table() } else { None };
+    let table = if adjudication.table.is_some() { game_table(entry) } else { None };
     let description = format!(
         "game={} variant={} engines={:x} rounds={} gauntlet={} openings={:x} seed={} max_plies={} \
          timemargin={} stall_timeout={} move_timeout={move_timeout}{adjudication}",

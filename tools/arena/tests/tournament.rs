@@ -1181,6 +1181,16 @@ fn an_engine_that_scores_itself_lost_resigns() {
     assert_eq!(pgn.matches("[Termination \"adjudication\"]").count(), 2, "{pgn}");
     assert!(pgn.contains("{adjudication: gloomy resigns: a score of -600 cp"), "{pgn}");
     assert!(pgn.contains("{-7.00/1 0.0") && pgn.contains("{+7.00/1 0.0"), "{pgn}");
+    // A record whose resignation is credited to the wrong side is refused.
+    let dir = scratch("resign-edited");
+    let edited = dir.join("edited.jsonl");
+    let mut turned = games[0].clone();
+    let registry = self::games();
+    turned.result = if turned.result == "1-0" { "0-1" } else { "1-0" }.to_owned();
+    std::fs::write(&edited, serde_json::to_string(&turned).unwrap() + "\n").unwrap();
+    let error = format!("{:#}", read_records(registry, &[edited]).unwrap_err());
+    assert!(error.contains("'gloomy resigns: a score of -600 cp"), "{error}");
+    let _ = std::fs::remove_dir_all(&dir);
 
     // A proven loss is beyond any threshold: resigned at its first move.
     let engines = [scoring("hopeful", "cp 0"), scoring("doomed", "loss 4")];

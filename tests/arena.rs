@@ -426,6 +426,17 @@ fn the_kubernetes_recipe_runs_as_written() {
 /// players and `[Result]` from White's side ("1-0": White won).
 fn pgn_points(pgn: &str) -> std::collections::BTreeMap<String, f64> {
     let mut points = std::collections::BTreeMap::new();
+    for (white, black, white_points) in pgn_games(pgn) {
+        *points.entry(white).or_insert(0.0) += white_points;
+        *points.entry(black).or_insert(0.0) += 1.0 - white_points;
+    }
+    points
+}
+
+/// Each game of a PGN file as rating tools read it: `[White]`, `[Black]`
+/// and White's points by `[Result]`.
+fn pgn_games(pgn: &str) -> Vec<(String, String, f64)> {
+    let mut games = Vec::new();
     for game in pgn.split("[Event ").skip(1) {
         let tag = |name: &str| {
             game.lines()
@@ -440,10 +451,9 @@ fn pgn_points(pgn: &str) -> std::collections::BTreeMap<String, f64> {
             "1/2-1/2" => 0.5,
             other => panic!("result {other} in {game}"),
         };
-        *points.entry(tag("White")).or_insert(0.0) += white;
-        *points.entry(tag("Black")).or_insert(0.0) += 1.0 - white;
+        games.push((tag("White"), tag("Black"), white));
     }
-    points
+    games
 }
 
 /// Points per engine in the arena's own standings (the `Score` column).
@@ -466,22 +476,7 @@ fn standings_points(out: &str) -> std::collections::BTreeMap<String, f64> {
 /// two players as the prior (so a player with every game won or lost still
 /// has a finite rating), in Elo around 0.
 fn ml_ratings(pgn: &str) -> std::collections::BTreeMap<String, f64> {
-    let mut games: Vec<(String, String, f64)> = Vec::new();
-    for game in pgn.split("[Event ").skip(1) {
-        let tag = |name: &str| {
-            game.lines()
-                .find_map(|l| l.strip_prefix(&format!("[{name} \"")))
-                .and_then(|v| v.strip_suffix("\"]"))
-                .unwrap_or_else(|| panic!("no [{name}] in {game}"))
-                .to_owned()
-        };
-        let white = match tag("Result").as_str() {
-            "1-0" => 1.0,
-            "0-1" => 0.0,
-            _ => 0.5,
-        };
-        games.push((tag("White"), tag("Black"), white));
-    }
+    let games = pgn_games(pgn);
     let names: Vec<String> = pgn_points(pgn).into_keys().collect();
     let at = |name: &str| names.iter().position(|n| n == name).expect("a player");
     let n = names.len();
@@ -704,26 +699,12 @@ fn the_exact_table_adjudicates_otrazhenie() {
     let entry = games::find("otrazhenie").expect("registered");
     for results in ["both", "win_loss"] {
         let jsonl = dir.join(format!("{results}.jsonl"));
-        let (ok, _, err) = arena(&[
-            "--game",
-            "otrazhenie",
-            "--engine",
-            "name=a",
-            "builtin=random",
-            "--engine",
-            "name=b",
-            "builtin=random",
-            "--rounds",
-            "2",
-            "--tb",
-            "--tbadjudicate",
-            results,
-            "--concurrency",
-            "2",
-            "--quiet",
-            "--jsonl",
-            jsonl.to_str().expect("utf-8 path"),
-        ]);
+        let flags = format!(
+            "--game otrazhenie --engine name=a builtin=random --engine name=b builtin=random \
+             --rounds 2 --tb --tbadjudicate {results} --concurrency 2 --quiet --jsonl {}",
+            jsonl.display()
+        );
+        let (ok, _, err) = arena(&flags.split_whitespace().collect::<Vec<_>>());
         assert!(ok, "{results}: {err}");
         let records = json_records(&jsonl);
         assert_eq!(records.len(), 4);

@@ -3,7 +3,8 @@
 //!
 //! The arena keeps every game's position itself through the registry's
 //! [`search::SearchGame`], checks each `bestmove`, decides the end (rules,
-//! ply cap, forfeits) and writes each game when it ends (PGN-style, JSONL,
+//! ply cap, forfeits, adjudication by the engines' scores or the game's
+//! exact table) and writes each game when it ends (PGN-style, JSONL,
 //! a resumable state file). See `docs/arena.md` for the flags and formats.
 //!
 //! The binary calls [`run`] with its registry, its own path (built-ins are
@@ -53,8 +54,9 @@ pub use tournament::{merge, no_cap_warning, read_records};
 pub struct ArenaArgs {
     /// The tokens of each `--engine`, one group per engine: `name=A
     /// cmd="./engine --flag"` or `builtin=alphabeta|mcts|random`, with
-    /// `dir=D`, `option.NAME=VALUE`, `tc=BASE+INC` (s), `movetime=MS`,
-    /// `depth=N`, `nodes=N`. None: the three built-ins.
+    /// `dir=D`, `option.NAME=VALUE`, `tc=[MOVES/]BASE[+INC]` (s),
+    /// `movetime=MS`, `depth=N`, `nodes=N`, `timemargin=MS`. None: the three
+    /// built-ins.
     pub engines: Vec<Vec<String>>,
     /// Every other flag.
     pub flags: ArenaFlags,
@@ -70,8 +72,8 @@ fn engine_arg() -> clap::Arg {
         .value_name("KEY=VALUE")
         .help(
             "An engine: name=A cmd=\"./engine --flag\" | builtin=alphabeta|mcts|random, \
-             dir=D, option.NAME=VALUE, tc=BASE+INC (s), movetime=MS, depth=N, nodes=N; \
-             repeat per engine (default: the three built-ins)",
+             dir=D, option.NAME=VALUE, tc=[MOVES/]BASE[+INC] (s), movetime=MS, depth=N, \
+             nodes=N, timemargin=MS; repeat per engine (default: the three built-ins)",
         )
 }
 

@@ -1,7 +1,7 @@
 //! A protocol engine for the arena's tests: plays tic-tac-toe correctly
 //! through the dynamic layer, or misbehaves on purpose at its N-th `go`.
 //!
-//! `fake-engine [--mode M] [--at N] [--delay MS]`; any other arguments
+//! `fake-engine [--mode M] [--at N] [--delay MS] [--score S]`; any other arguments
 //! (`engine --game G`) are ignored, so it can also stand in for `igroteka
 //! engine`. Modes, acting at the N-th `go` (default 1): `normal`; `crash`
 //! (exits); `hang` (stops answering at the `isready` before it, N >= 2);
@@ -15,12 +15,15 @@
 //! `deaf-search` (no `readyok` while a `go infinite` search runs);
 //! `ignore-stop` (`stop` ends no search); `ignore-quit` (neither `quit` nor
 //! the end of its input ends it). A `go infinite` search answers at `stop`.
-//! A crash says why on stderr first.
+//! A crash says why on stderr first. `--score S` (`cp -700`, `win 3`,
+//! `loss 4`, `none`) is the score its `info` line reports with every move,
+//! instead of its search's (for the arena's adjudication tests).
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use board_core::Score;
 use board_core::tictactoe::TicTacToe;
 use protocol::{
     EngineMessage, Go, GuiMessage, Lines, MoveToken, OptionDecl, OptionKind, PositionBase, Query,
@@ -38,6 +41,12 @@ fn main() {
     let mode = flag("--mode").unwrap_or_else(|| "normal".to_owned());
     let at: u32 = flag("--at").and_then(|v| v.parse().ok()).unwrap_or(1);
     let delay = Duration::from_millis(flag("--delay").and_then(|v| v.parse().ok()).unwrap_or(2000));
+    let fixed_score = flag("--score").map(|text| match text.split_once(' ') {
+        Some(("cp", n)) => n.parse().ok().map(Score::Cp),
+        Some(("win", n)) => n.parse().ok().map(Score::Win),
+        Some(("loss", n)) => n.parse().ok().map(Score::Loss),
+        _ => None,
+    });
     let entry = GameEntry::of::<TicTacToe>();
     let start = || entry.start("standard").unwrap_or_else(|e| unreachable!("{e}"));
     let mut pos: Box<dyn SearchGame> = start();
@@ -158,7 +167,7 @@ fn main() {
                         );
                         let info = EngineMessage::Info(SearchInfo {
                             depth: Some(info.depth),
-                            score: Some(info.score),
+                            score: fixed_score.unwrap_or(Some(info.score)),
                             nodes: Some(info.nodes),
                             ..SearchInfo::default()
                         });

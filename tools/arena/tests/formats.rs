@@ -26,6 +26,7 @@ fn record(id: u64, p1: &str, p2: &str, result: &str) -> GameRecord {
         reason: "board full".into(),
         disagreements: Vec::new(),
         duration_ms: 12,
+        evals: Vec::new(),
     }
 }
 
@@ -64,6 +65,43 @@ fn pgn_result_is_from_whites_side_where_the_first_player_is_black() {
     assert!(game.pgn("e").contains("[Result \"1/2-1/2\"]"));
 }
 
+/// Issue 32, item 6: each engine move's score (from the mover's side, in
+/// pawns; proven results as `+M`/`-M` moves), depth and time as a comment,
+/// as cutechess-cli writes them; the opening's moves have none.
+#[test]
+fn pgn_comments_give_each_moves_score_depth_and_time() {
+    use arena::MoveEval;
+    use board_core::Score;
+    let mut game = record(0, "alpha", "beta", "1/2-1/2");
+    let eval = |score, depth, ms| MoveEval { score, depth, ms };
+    game.evals = vec![
+        eval(Some(Score::Cp(35)), Some(12), 105),
+        eval(Some(Score::Cp(-120)), Some(9), 2000),
+        eval(Some(Score::Cp(0)), None, 7),
+        eval(Some(Score::Win(5)), Some(5), 1),
+        eval(Some(Score::Loss(4)), Some(4), 0),
+        eval(None, Some(3), 1234),
+        eval(Some(Score::Cp(-5)), Some(1), 10),
+        eval(Some(Score::Win(1)), Some(1), 10),
+    ];
+    let pgn = game.pgn("e");
+    let movetext = pgn.split("\n\n").nth(1).unwrap().replace('\n', " ");
+    assert_eq!(
+        movetext,
+        "1. c4 c0 {+0.35/12 0.105s} 2. c2 {-1.20/9 2.000s} c6 {0.00/0 0.007s} 3. c3 \
+         {+M3/5 0.001s} c5 {-M2/4 0.000s} 4. c1 {1.234s} c7 {-0.05/1 0.010s} 5. c8 \
+         {+M1/1 0.010s} {normal: board full} 1/2-1/2"
+    );
+    // The records say the same in JSON, and read back.
+    let json = serde_json::to_string(&game).unwrap();
+    assert!(json.contains(r#""evals":[{"score":"cp 35","depth":12,"ms":105}"#), "{json}");
+    assert!(json.contains(r#"{"depth":3,"ms":1234}"#), "{json}");
+    assert_eq!(serde_json::from_str::<GameRecord>(&json).unwrap(), game);
+    let bad = json.replace("cp 35", "cp many");
+    let error = serde_json::from_str::<GameRecord>(&bad).unwrap_err().to_string();
+    assert!(error.contains("score 'cp many' is not cp N, win N or loss N"), "{error}");
+}
+
 #[test]
 fn pgn_quotes_and_positions() {
     let mut game = record(0, "say \"hi\"", "b", "0-1");
@@ -95,7 +133,8 @@ fn jsonl_round_trip_and_names() {
             "illegal move",
             "disconnect",
             "stall",
-            "garbage output"
+            "garbage output",
+            "adjudication"
         ]
     );
     for t in Termination::ALL {

@@ -68,11 +68,20 @@ impl Sides {
     /// Appends every legal move: the captures if there are any, else the
     /// quiet moves.
     pub fn generate(&self, moves: &mut Vec<Move>) {
-        let before = moves.len();
-        self.generate_captures(moves);
-        if moves.len() == before {
-            self.generate_quiet(moves);
+        let empty = self.empty();
+        let men = self.capturing_men();
+        if men == 0 {
+            // The quiet moves, with the king pre-test on the way: a king's
+            // slide along a line ends at the first piece on it, which it can
+            // take if that is an enemy piece with an empty field beyond.
+            let before = moves.len();
+            if !self.generate_quiet_unless_kings_capture(moves, empty) {
+                return;
+            }
+            moves.truncate(before);
         }
+        // Every king is searched: one that cannot capture adds nothing.
+        self.generate_captures_of(men, self.kings, moves);
     }
 
     /// The number of legal moves: what [`generate`](Sides::generate) would
@@ -112,7 +121,12 @@ impl Sides {
 
     fn generate_captures(&self, moves: &mut Vec<Move>) {
         let kings = self.capturing_kings(self.empty());
-        for (pieces, king) in [(self.capturing_men(), false), (kings, true)] {
+        self.generate_captures_of(self.capturing_men(), kings, moves);
+    }
+
+    /// The captures of the men `men` and the kings `kings`, men first.
+    fn generate_captures_of(&self, men: Bits, kings: Bits, moves: &mut Vec<Move>) {
+        for (pieces, king) in [(men, false), (kings, true)] {
             for start in bits_of(pieces) {
                 let mut path = [0; MAX_PATH];
                 path[0] = start;
@@ -139,23 +153,37 @@ impl Sides {
         }
     }
 
-    fn generate_quiet(&self, moves: &mut Vec<Move>) {
-        let empty = self.empty();
+    /// Appends the quiet moves when no man can capture, unless a king can
+    /// capture: then it says so (and what it appended is to be dropped).
+    fn generate_quiet_unless_kings_capture(&self, moves: &mut Vec<Move>, empty: Bits) -> bool {
         for dir in self.forward {
             let delta = dir.delta();
             for_each_bit(dir.shift(self.men) & empty, |to| {
                 moves.push(Move::quiet((i32::from(to) - delta) as u8, to));
             });
         }
+        if self.kings == 0 {
+            return false;
+        }
+        // Enemy pieces with an empty field beyond them each way.
+        let victims = Direction::ALL.map(|dir| self.opp & dir.opposite().step(empty));
+        let mut captures = false;
         for_each_bit(self.kings, |king| {
             let from = bit(king);
-            let slides = |moves: &mut Vec<Move>, dir: Direction| {
+            // The slides towards `dir`, then whether the first piece on the
+            // way can be taken.
+            let mut slides = |moves: &mut Vec<Move>, dir: Direction| {
                 let mut to = i32::from(king);
-                let mut reach = dir.step(from) & empty;
-                while reach != 0 {
+                let mut at = from;
+                loop {
+                    let next = dir.step(at);
+                    if next & empty == 0 {
+                        captures |= next & victims[dir as usize] != 0;
+                        break;
+                    }
                     to += dir.delta();
                     moves.push(Move::quiet(king, to as u8));
-                    reach = dir.step(reach) & empty;
+                    at = next;
                 }
             };
             slides(moves, Direction::UpLeft);
@@ -163,6 +191,7 @@ impl Sides {
             slides(moves, Direction::DownLeft);
             slides(moves, Direction::DownRight);
         });
+        captures
     }
 }
 

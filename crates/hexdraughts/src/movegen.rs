@@ -29,8 +29,7 @@ impl Sides {
     }
 
     /// The men that can jump an adjacent enemy piece onto an empty field.
-    fn capturing_men(&self) -> Bits {
-        let empty = self.empty();
+    fn capturing_men(&self, empty: Bits) -> Bits {
         let mut men = 0;
         for dir in Direction::ALL {
             let back = dir.opposite();
@@ -69,7 +68,7 @@ impl Sides {
     /// quiet moves.
     pub fn generate(&self, moves: &mut Vec<Move>) {
         let empty = self.empty();
-        let men = self.capturing_men();
+        let men = self.capturing_men(empty);
         if men == 0 {
             // The quiet moves, with the king pre-test on the way: a king's
             // slide along a line ends at the first piece on it, which it can
@@ -80,8 +79,7 @@ impl Sides {
             }
             moves.truncate(before);
         }
-        // Every king is searched: one that cannot capture adds nothing.
-        self.generate_captures_of(men, self.kings, moves);
+        self.generate_captures_of(men, self.capturing_kings(empty), moves);
     }
 
     /// The number of legal moves: what [`generate`](Sides::generate) would
@@ -115,13 +113,13 @@ impl Sides {
         let empty = self.empty();
         self.forward.iter().any(|dir| dir.shift(self.men) & empty != 0)
             || Direction::ALL.iter().any(|dir| dir.shift(self.kings) & empty != 0)
-            || self.capturing_men() != 0
+            || self.capturing_men(empty) != 0
             || self.capturing_kings(empty) != 0
     }
 
     fn generate_captures(&self, moves: &mut Vec<Move>) {
-        let kings = self.capturing_kings(self.empty());
-        self.generate_captures_of(self.capturing_men(), kings, moves);
+        let empty = self.empty();
+        self.generate_captures_of(self.capturing_men(empty), self.capturing_kings(empty), moves);
     }
 
     /// The captures of the men `men` and the kings `kings`, men first.

@@ -232,10 +232,24 @@ pub(crate) const fn next(bit: u8, dir: Direction) -> u8 {
     NEXT[dir as usize][bit as usize]
 }
 
+/// The single-field sets of the padded bits: a load is cheaper than a
+/// variable shift of a `u128` (about seven instructions). One entry per
+/// `u8`, so that no index needs a bounds check (those past the layout are
+/// empty).
+const SINGLE: [Bits; 256] = {
+    let mut table = [0; 256];
+    let mut k = 0;
+    while k < BITS {
+        table[k] = 1 << k;
+        k += 1;
+    }
+    table
+};
+
 /// The single-field set of a padded bit.
 #[inline]
 pub(crate) const fn bit(index: u8) -> Bits {
-    1 << index
+    SINGLE[index as usize]
 }
 
 /// Iterates over the padded bits of a set, lowest first (one 64-bit half

@@ -13,7 +13,8 @@ pub(crate) struct Sides {
     pub kings: Bits,
     /// The opponent's pieces.
     pub opp: Bits,
-    /// The mover's two forward directions.
+    /// The mover's two forward directions: up-left and up-right, or
+    /// down-left and down-right.
     pub forward: [Direction; 2],
     /// The row where the mover's men become kings.
     pub promotion: Bits,
@@ -30,12 +31,16 @@ impl Sides {
 
     /// The men that can jump an adjacent enemy piece onto an empty field.
     fn capturing_men(&self, empty: Bits) -> Bits {
-        let mut men = 0;
-        for dir in Direction::ALL {
+        // An enemy piece one step away with an empty field one step beyond.
+        let jumping = |dir: Direction| {
             let back = dir.opposite();
-            men |= back.shift(self.opp & back.shift(empty));
-        }
-        men & self.men
+            back.step(self.opp & back.step(empty))
+        };
+        (jumping(Direction::UpLeft)
+            | jumping(Direction::UpRight)
+            | jumping(Direction::DownLeft)
+            | jumping(Direction::DownRight))
+            & self.men
     }
 
     /// The kings that can take a first enemy piece, for all kings at once:
@@ -154,11 +159,19 @@ impl Sides {
     /// Appends the quiet moves when no man can capture, unless a king can
     /// capture: then it says so (and what it appended is to be dropped).
     fn generate_quiet_unless_kings_capture(&self, moves: &mut Vec<Move>, empty: Bits) -> bool {
-        for dir in self.forward {
+        let mut steps = |dir: Direction| {
             let delta = dir.delta();
-            for_each_bit(dir.shift(self.men) & empty, |to| {
+            for_each_bit(dir.step(self.men) & empty, |to| {
                 moves.push(Move::quiet((i32::from(to) - delta) as u8, to));
             });
+        };
+        // The two forward directions as constants (one shift each).
+        if self.forward[0] == Direction::UpLeft {
+            steps(Direction::UpLeft);
+            steps(Direction::UpRight);
+        } else {
+            steps(Direction::DownLeft);
+            steps(Direction::DownRight);
         }
         if self.kings == 0 {
             return false;
@@ -234,7 +247,7 @@ struct CaptureBoard {
 /// A depth-first search of the capture sequences of one piece.
 struct CaptureSearch<'a> {
     board: CaptureBoard,
-    /// Start and landing fields so far.
+    /// Start and landing fields so far, then zeros.
     path: [u8; MAX_PATH],
     len: usize,
     moves: &'a mut Vec<Move>,
@@ -245,7 +258,7 @@ impl CaptureSearch<'_> {
     fn extend(&mut self, at: u8, king: bool, taken: Bits) {
         let continued = if king { self.extend_king(at, taken) } else { self.extend_man(at, taken) };
         if !continued && self.len > 1 {
-            self.moves.push(Move::capture(&self.path[..self.len]));
+            self.moves.push(Move::capture(self.path, self.len));
         }
     }
 
@@ -253,8 +266,7 @@ impl CaptureSearch<'_> {
     /// first piece on its line, if an enemy piece not yet taken with an
     /// empty field beyond, is the victim; the king may land on any empty
     /// field of the run beyond it, but must pick one from which it can go on
-    /// capturing, if any (found for the whole run at once, as
-    /// [`Sides::capturing_kings`] does). Whether it captured.
+    /// capturing, if any. Whether it captured.
     fn extend_king(&mut self, at: u8, taken: Bits) -> bool {
         use Direction::{DownLeft, DownRight, UpLeft, UpRight};
         // Each direction with the two across it (back towards the victim the
@@ -345,5 +357,6 @@ impl CaptureSearch<'_> {
         self.len += 1;
         self.extend(landing, king, taken);
         self.len -= 1;
+        self.path[self.len] = 0;
     }
 }

@@ -33,11 +33,10 @@ impl Move {
         Move { len: 2, capture: false, path }
     }
 
-    /// A capture along the padded bits `path` (start, then landings).
-    pub(crate) fn capture(fields: &[u8]) -> Move {
-        let mut path = [0; MAX_PATH];
-        path[..fields.len()].copy_from_slice(fields);
-        Move { len: fields.len() as u8, capture: true, path }
+    /// A capture along the first `len` padded bits of `path` (start, then
+    /// landings); the entries from `len` on must be 0.
+    pub(crate) const fn capture(path: [u8; MAX_PATH], len: usize) -> Move {
+        Move { len: len as u8, capture: true, path }
     }
 
     /// The padded bits of the start and landing fields.

@@ -1570,6 +1570,24 @@ fn a_person_whose_clock_runs_out_loses_on_time() {
     });
 }
 
+/// Random against random in `game`, half a second between moves, paused
+/// after two moves or more.
+async fn watch_and_pause(page: &mut Page, game: &str) {
+    page.eval(
+        "(() => { const s = document.getElementById('speed'); s.value = '500'; \
+         s.dispatchEvent(new Event('change')); })()",
+    )
+    .await;
+    page.new_game(game, "standard", ["random", "random"], "1", 0, "").await;
+    page.wait("document.querySelectorAll('#moves [data-move]').length >= 2", "moves").await;
+    page.click("#pause").await;
+    page.wait(
+        "document.getElementById('pause').innerText === 'Resume' && !document.getElementById('step').disabled",
+        "the pause",
+    )
+    .await;
+}
+
 #[test]
 fn engine_against_engine_pauses_steps_and_goes_on_after_a_reload() {
     run(async {
@@ -1577,19 +1595,7 @@ fn engine_against_engine_pauses_steps_and_goes_on_after_a_reload() {
         let (_browser, mut page) = launch("pause").await;
         page.open(&server).await;
         // Half a second between moves, so that the game lasts.
-        page.eval(
-            "(() => { const s = document.getElementById('speed'); s.value = '500'; \
-             s.dispatchEvent(new Event('change')); })()",
-        )
-        .await;
-        page.new_game("hexdraughts", "standard", ["random", "random"], "1", 0, "").await;
-        page.wait("document.querySelectorAll('#moves [data-move]').length >= 2", "moves").await;
-        page.click("#pause").await;
-        page.wait(
-            "document.getElementById('pause').innerText === 'Resume' && !document.getElementById('step').disabled",
-            "the pause",
-        )
-        .await;
+        watch_and_pause(&mut page, "hexdraughts").await;
         // Analysis is shown for engines: an evaluation bar and a graph, each
         // naming the side it favours.
         page.wait("!document.getElementById('evalbar').hidden && document.getElementById('evalbar').title.startsWith('Evaluation: ')", "the evaluation bar").await;
@@ -2084,5 +2090,230 @@ fn the_sound_toggle_is_remembered_and_sounds_a_move_only_when_on() {
         assert_eq!(page.eval("window.tones").await, json!(2), "no tone with the sound off");
         page.reload("document.body?.dataset.phase === 'human'").await;
         assert_eq!(page.text("sound").await, "Sound off");
+    });
+}
+
+// ----- the defects of issue 33, each by real input -----
+
+/// Where the page overflows the window at this size: the document's extra
+/// height and width, the aside's extra width, and the chooser's parts outside.
+const OVERFLOW: &str = "(() => { const d = document.documentElement, a = document.querySelector('aside'); \
+    const c = document.getElementById('chooser').getBoundingClientRect(); \
+    return {taller: d.scrollHeight - innerHeight, wider: d.scrollWidth - d.clientWidth, \
+      aside_wider: a.scrollWidth - a.clientWidth, \
+      chooser_out: document.getElementById('chooser').hidden ? 0 : \
+        Math.max(0, -c.top, -c.left, c.bottom - innerHeight, c.right - innerWidth)}; })()";
+
+#[test]
+fn the_page_fits_the_window_with_the_chooser_and_the_analysis_in_view() {
+    // White's h2-h1 is two moves (a plain one and a capture into d5).
+    let fen = "B7/8/8/3B4/8/8/7W/W7 w";
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("fit").await;
+        for (width, height, mobile) in
+            [(1366, 768, false), (1280, 720, false), (1920, 1080, false), (390, 844, true)]
+        {
+            page.screen(width, height, mobile).await;
+            page.open(&server).await;
+            page.new_game("otrazhenie", "standard", ["", ""], "1", 0, fen).await;
+            page.wait("document.body.dataset.phase === 'human'", "the position").await;
+            page.click_cell("h2").await;
+            page.click_cell("h1").await;
+            page.wait("!document.getElementById('chooser').hidden", "the chooser").await;
+            page.eval("window.scrollTo(0, 0)").await;
+            let overflow = page.eval(OVERFLOW).await;
+            let at = format!("{width}x{height}: {overflow}");
+            if !mobile {
+                // A laptop shows the whole page: no scrolling.
+                assert!(overflow["taller"].as_f64() <= Some(0.0), "{at}");
+            }
+            assert_eq!(overflow["chooser_out"], json!(0), "{at}");
+            assert!(overflow["wider"].as_f64() <= Some(0.0), "{at}");
+            page.screenshot_view(&screenshot_dir().join(format!("fit-{width}x{height}.png"))).await;
+            // Analysis open: nothing gets wider than the window.
+            page.click("#analysis-box summary").await;
+            page.wait("document.getElementById('analysis-box').open", "the analysis").await;
+            let overflow = page.eval(OVERFLOW).await;
+            let at = format!("{width}x{height} with the analysis: {overflow}");
+            assert!(overflow["wider"].as_f64() <= Some(0.0), "{at}");
+            assert!(overflow["aside_wider"].as_f64() <= Some(0.0), "{at}");
+            if !mobile {
+                assert!(overflow["taller"].as_f64() <= Some(0.0), "{at}");
+            }
+        }
+    });
+}
+
+#[test]
+fn a_refused_new_game_leaves_no_error_bar_behind_and_a_win_in_one_is_one_ply() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("refused").await;
+        page.open(&server).await;
+        page.new_game("otrazhenie", "standard", ["", ""], "1", 0, "this is no position").await;
+        page.wait("!document.getElementById('setup-error').hidden", "the refusal").await;
+        page.click("#cancel-setup").await;
+        assert_eq!(page.eval("document.getElementById('error').hidden").await, json!(true));
+        // White takes Black's last piece: the engine says it wins in 1.
+        page.new_game(
+            "otrazhenie",
+            "standard",
+            ["alphabeta", "random"],
+            "3",
+            0,
+            "8/8/8/3B4/8/8/7W/W7 w",
+        )
+        .await;
+        page.wait("document.body.dataset.phase === 'over'", "the capture").await;
+        assert_eq!(page.text("evaltext").await, "White wins in 1 ply");
+    });
+}
+
+/// The moves the page's address holds.
+async fn address_moves(page: &mut Page) -> usize {
+    let moves = page
+        .eval("JSON.parse(decodeURIComponent(location.hash.slice('#game='.length))).moves.length")
+        .await;
+    usize::try_from(moves.as_u64().expect("a count")).expect("a count")
+}
+
+#[test]
+fn the_address_keeps_up_with_engines_at_full_speed() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("address").await;
+        page.open(&server).await;
+        page.new_game("otrazhenie", "standard", ["random", "random"], "1", 300, "").await;
+        page.wait("document.body.dataset.phase === 'over'", "the end").await;
+        let played = page.moves().await.len();
+        assert!(played > 200, "a long game: {played} plies");
+        // The last change reaches the address within a tenth of a second.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(address_moves(&mut page).await, played);
+        page.reload("document.body?.dataset.phase === 'over'").await;
+        assert_eq!(page.moves().await.len(), played);
+    });
+}
+
+#[test]
+fn a_paused_engine_game_stays_paused_at_the_viewed_ply_after_a_reload() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("paused-reload").await;
+        page.open(&server).await;
+        watch_and_pause(&mut page, "otrazhenie").await;
+        let held = page.moves().await;
+        // A move back.
+        page.click("#nav-prev").await;
+        let viewed = held.len() - 1;
+        let status = format!("Move {viewed} of {}", held.len());
+        page.wait(
+            &format!("document.getElementById('status').innerText.startsWith({status:?})"),
+            "history",
+        )
+        .await;
+        let position = position_text(&mut page).await;
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        page.reload(
+            "document.body?.dataset.phase === 'thinking' \
+             && document.querySelectorAll('#moves [data-move]').length > 0",
+        )
+        .await;
+        page.wait(
+            &format!("document.getElementById('position').value === {position:?}"),
+            "the viewed ply",
+        )
+        .await;
+        assert!(page.text("status").await.starts_with(&status));
+        assert_eq!(page.text("pause").await, "Resume");
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        assert_eq!(page.moves().await, held, "no move while paused");
+        // Resumed, the engines play on.
+        page.click("#pause").await;
+        page.wait(
+            &format!("document.querySelectorAll('#moves [data-move]').length > {}", held.len()),
+            "play again",
+        )
+        .await;
+    });
+}
+
+/// A stack made by Focus's first move, and a move of Black's that leaves it:
+/// White to move with a stack of 2 of its own. The moves and the stack's cell.
+fn focus_stack() -> (Vec<String>, String) {
+    let mut referee = Engine::start("focus", "standard");
+    let paths = referee.json("movepaths");
+    let first = paths["moves"].as_array().expect("moves").iter().find_map(|m| {
+        let path = m["path"].as_array()?;
+        let step = (m["move"].as_str()?.to_owned(), path.get(1)?.as_str()?.to_owned());
+        (path.len() == 2).then_some(step)
+    });
+    let (first, stack) = first.expect("a one-step move");
+    referee.send(&format!("position startpos moves {first}"));
+    let paths = referee.json("movepaths");
+    let reply = paths["moves"].as_array().expect("moves").iter().find_map(|m| {
+        let path = m["path"].as_array()?;
+        let away = !path.iter().any(|c| c == &json!(stack));
+        m["move"].as_str().filter(|_| away).map(str::to_owned)
+    });
+    (vec![first, reply.expect("a reply away from the stack")], stack)
+}
+
+/// The viewport point of the height badge of the stack on `cell`.
+async fn badge_point(page: &mut Page, cell: &str) -> (f64, f64) {
+    let script = format!(
+        "(() => {{ const b = document.querySelector('#pieces [data-at=\"{cell}\"] > circle').getBoundingClientRect(); \
+         return [b.x + b.width / 2, b.y + b.height / 2]; }})()"
+    );
+    let point = page.eval(&script).await;
+    (point[0].as_f64().expect("x"), point[1].as_f64().expect("y"))
+}
+
+#[test]
+fn a_click_on_a_stacks_badge_selects_it_and_every_tap_tells_its_make_up() {
+    let (moves, stack) = focus_stack();
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("badge").await;
+        page.open(&server).await;
+        page.new_game("focus", "standard", ["", ""], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        for (n, played) in moves.iter().enumerate() {
+            let path: Vec<&str> = played.split('-').collect();
+            for cell in path {
+                page.click_cell(cell).await;
+            }
+            page.wait(
+                &format!("document.querySelectorAll('#moves [data-move]').length === {} && document.body.dataset.phase === 'human'", n + 1),
+                "the move",
+            )
+            .await;
+        }
+        let (x, y) = badge_point(&mut page, &stack).await;
+        page.click_at(x, y).await;
+        assert_eq!(cells(&mut page, "#cells [data-cell].selected").await, [stack.clone()].into());
+        assert!(!cells(&mut page, "#targets [data-target]").await.is_empty(), "its targets");
+        page.key("Escape", "Escape", 27).await;
+        // A phone: each tap on the stack tells what it is made of.
+        page.screen(390, 844, true).await;
+        page.call(
+            "Emulation.setTouchEmulationEnabled",
+            json!({"enabled": true, "maxTouchPoints": 1}),
+        )
+        .await;
+        let told = format!("{stack}: a stack of 2");
+        for tap in 1..=3 {
+            let (x, y) = page.cell_point(&stack).await;
+            for (kind, points) in
+                [("touchStart", json!([{"x": x, "y": y}])), ("touchEnd", json!([]))]
+            {
+                page.call("Input.dispatchTouchEvent", json!({"type": kind, "touchPoints": points}))
+                    .await;
+            }
+            page.wait("document.body.dataset.phase === 'human'", "the tap").await;
+            let shown = page.text("cellinfo").await;
+            assert!(shown.starts_with(&told), "tap {tap}: {shown:?}");
+        }
     });
 }

@@ -25,6 +25,7 @@ let clockAt = 0; // when the clocks of `state` were read
 let soundOn = localStorage.getItem("igroteka-sound") === "on";
 let paused = false;
 let resignArmed = false;
+let resumePly = null; // the ply looked at when the page was left, shown again
 
 function setPhase(phase) {
   document.body.dataset.phase = phase;
@@ -82,7 +83,9 @@ const handlers = {
       // A reload, Back or a reopened tab: the server replays the moves to
       // fresh engines, at the speed they were watched at.
       if ([...$("speed").options].some((o) => Number(o.value) === saved.delay_ms)) $("speed").value = String(saved.delay_ms);
-      startGame(saved);
+      const { ply, ...request } = saved;
+      resumePly = Number.isInteger(ply) ? ply : null;
+      startGame(request);
     }
   },
   board(message) {
@@ -90,6 +93,8 @@ const handlers = {
     rules = message.rules;
     settings = pending ?? settings;
     pending = null;
+    // Paused or not is the game's state from now on, not a setting.
+    delete settings.paused;
     state = null;
     prefix = [];
     lastPath = [];
@@ -136,6 +141,11 @@ const handlers = {
       animate(lastPath);
       beep();
     }
+    if (resumePly !== null) {
+      const ply = resumePly;
+      resumePly = null;
+      if (ply < state.moves.length) navigateTo(ply);
+    }
     saveGame();
   },
   view(message) {
@@ -171,6 +181,8 @@ const handlers = {
         $("status").textContent = "Press New game.";
         clearSavedGame();
       }
+      // The form says it; the page's error bar is for the game on the board.
+      return;
     } else if (message.restart) {
       setPhase("error");
       $("status").textContent = "The game stopped.";
@@ -185,11 +197,31 @@ const handlers = {
 
 // ----- the game in the address, for reloads -----
 
+// The browser ignores the address's changes when they come too fast (more
+// than 200 in 10 s, as engines at full speed make them), so it is written at
+// most ten times a second, the last change always, and when the page is left.
+const SAVE_EVERY_MS = 100;
+let saveTimer = null;
+let savedAt = -Infinity;
 function saveGame() {
+  if (saveTimer !== null) return;
+  const wait = savedAt + SAVE_EVERY_MS - performance.now();
+  if (wait <= 0) writeGame();
+  else saveTimer = setTimeout(writeGame, wait);
+}
+
+function writeGame() {
+  clearTimeout(saveTimer);
+  saveTimer = null;
+  savedAt = performance.now();
   if (!settings || !state) return;
   const saved = { ...settings, moves: state.moves };
   delete saved.type;
   saved.delay_ms = Number($("speed").value);
+  // A paused engine game comes back paused, looked back at where it was.
+  saved.paused = paused;
+  if (viewPly !== null) saved.ply = viewPly;
+  else delete saved.ply;
   // A game ended by resignation or time comes back ended.
   if (state.verdict) saved.verdict = { result: state.verdict.result, reason: state.verdict.reason };
   else delete saved.verdict;
@@ -908,7 +940,9 @@ function renderCellInfo() {
 }
 $("board").addEventListener("focusin", tellCell);
 $("board").addEventListener("pointerover", tellCell);
-$("board").addEventListener("pointerleave", () => {
+// A finger leaves the board at the end of every tap: what it tapped stays told.
+$("board").addEventListener("pointerleave", (event) => {
+  if (event.pointerType !== "mouse") return;
   infoCell = null;
   renderCellInfo();
 });
@@ -1035,6 +1069,7 @@ function navigateTo(ply) {
   // The position before it too, to mark what the move changed.
   if (viewPly !== null && viewPly > 0 && !positions[viewPly - 1]) send({ type: "view", ply: viewPly - 1 });
   render();
+  saveGame();
 }
 
 function navigate(step) {
@@ -1197,7 +1232,7 @@ function scoreValue(score) {
 function scoreWords(value) {
   if (Math.abs(value) >= 50000) {
     const plies = 100000 - Math.abs(value);
-    return `${playerName(value > 0 ? 1 : 2)} wins in ${plies} plies`;
+    return `${playerName(value > 0 ? 1 : 2)} wins in ${plies} ${plies === 1 ? "ply" : "plies"}`;
   }
   if (Math.abs(value) < 5) return "equal";
   return `${playerName(value > 0 ? 1 : 2)} +${(Math.abs(value) / 100).toFixed(2)}`;
@@ -1498,7 +1533,7 @@ $("copy-position").onclick = () => copy($("position").value);
 // Back to a page kept in the browser's cache: its connection is gone, so
 // load it afresh (the address resumes the game).
 // Leaving: the address keeps the clocks as they are now.
-window.addEventListener("pagehide", saveGame);
+window.addEventListener("pagehide", writeGame);
 window.addEventListener("pageshow", (event) => {
   if (event.persisted) location.reload();
 });

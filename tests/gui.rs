@@ -2146,7 +2146,7 @@ fn the_page_fits_the_window_with_the_chooser_and_the_analysis_in_view() {
 }
 
 #[test]
-fn a_refused_new_game_leaves_no_error_bar_behind_and_a_win_in_one_is_one_ply() {
+fn a_refused_new_game_leaves_no_error_bar_behind_and_a_win_in_one_is_one_ply_in_readable_words() {
     run(async {
         let server = Server::start(&[]);
         let (_browser, mut page) = launch("refused").await;
@@ -2167,6 +2167,10 @@ fn a_refused_new_game_leaves_no_error_bar_behind_and_a_win_in_one_is_one_ply() {
         .await;
         page.wait("document.body.dataset.phase === 'over'", "the capture").await;
         assert_eq!(page.text("evaltext").await, "White wins in 1 ply");
+        // Readable on the bar (it was 2.8:1).
+        let (low, contrasts) =
+            low_contrasts(&mut page, &json!([["evaluation", "#evaltext"]])).await;
+        assert!(low.is_empty(), "{contrasts}");
     });
 }
 
@@ -2315,5 +2319,429 @@ fn a_click_on_a_stacks_badge_selects_it_and_every_tap_tells_its_make_up() {
             let shown = page.text("cellinfo").await;
             assert!(shown.starts_with(&told), "tap {tap}: {shown:?}");
         }
+    });
+}
+
+// ----- accessibility (issue 33): keys, names, announcements, contrast -----
+
+/// What has the keyboard's focus: its cell, id or tag, and its accessible
+/// name (`aria-label`, else its text).
+const FOCUSED: &str = "(() => { const e = document.activeElement; \
+    return [e?.dataset?.cell ?? (e?.id || e?.tagName), e?.getAttribute('aria-label') ?? e?.textContent ?? '']; })()";
+
+/// Presses Tab until `done` (JavaScript) holds; how many presses (panics
+/// after `most`).
+async fn tabs_until(page: &mut Page, done: &str, most: usize) -> usize {
+    for presses in 1..=most {
+        page.key("Tab", "Tab", 9).await;
+        if page.eval(done).await == json!(true) {
+            return presses;
+        }
+    }
+    panic!("{done} after {most} Tab presses; the focus is on {}", page.eval(FOCUSED).await);
+}
+
+/// `text` typed in a text field, then Enter (a key with its text, so that
+/// it submits a form or presses a button).
+async fn enter_text(page: &mut Page, text: &str) {
+    if !text.is_empty() {
+        page.call("Input.insertText", json!({ "text": text })).await;
+    }
+    for kind in ["keyDown", "keyUp"] {
+        let params = json!({"type": kind, "key": "Enter", "code": "Enter", "text": "\r",
+            "windowsVirtualKeyCode": 13, "nativeVirtualKeyCode": 13});
+        page.call("Input.dispatchKeyEvent", params).await;
+    }
+}
+
+const ON_THE_BOARD: &str = "!!document.activeElement?.closest?.('#cells [data-cell]')";
+
+#[test]
+fn the_board_is_one_tab_stop_and_drops_the_chooser_and_typed_moves_are_made_by_keys() {
+    let mut referee = Engine::start("focus", "standard");
+    let start = referee.query("fen");
+    let fen = start.replacen("/b,", "/1,", 1).replace("reserve 0 0", "reserve 1 0");
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("keys").await;
+        page.open(&server).await;
+        // Otrazhenie's h2-h1 is two moves: the chooser is the next stop.
+        page.new_game(
+            "otrazhenie",
+            "standard",
+            ["", "alphabeta"],
+            "1",
+            0,
+            "B7/8/8/3B4/8/8/7W/W7 w",
+        )
+        .await;
+        page.wait("document.body.dataset.phase === 'human'", "the position").await;
+        let presses = tabs_until(&mut page, ON_THE_BOARD, 12).await;
+        assert!(presses <= 6, "{presses} Tab presses to the board");
+        // The stop is a piece that can move, named with its targets.
+        let focused = page.eval(FOCUSED).await;
+        assert_eq!(focused[0], json!("h2"), "{focused}");
+        assert!(focused[1].as_str().is_some_and(|n| n.contains("can move to h3")), "{focused}");
+        page.key("Enter", "Enter", 13).await;
+        assert_eq!(
+            page.eval("document.querySelector('[data-cell=\"h2\"]').getAttribute('aria-selected')")
+                .await,
+            json!("true")
+        );
+        page.key("ArrowDown", "ArrowDown", 40).await;
+        page.key("Enter", "Enter", 13).await;
+        page.wait("!document.getElementById('chooser').hidden", "the chooser").await;
+        let focused = page.eval(FOCUSED).await;
+        assert_eq!(focused[0], json!("BUTTON"), "the chooser has the focus: {focused}");
+        assert!(page.text("announce").await.starts_with("Which move? h2-h1, h2-h1xd5"));
+        // Escape returns to the board; one Tab leaves it.
+        page.key("Escape", "Escape", 27).await;
+        assert_eq!(page.eval(FOCUSED).await[0], json!("h1"));
+        page.key("Tab", "Tab", 9).await;
+        assert_eq!(page.eval(ON_THE_BOARD).await, json!(false), "one Tab leaves the board");
+        // A move typed in the game's notation; a wrong one is told.
+        page.click("#move-text").await;
+        enter_text(&mut page, "h2-h9").await;
+        page.wait("document.getElementById('move-text-note').innerText !== ''", "the refusal")
+            .await;
+        assert_eq!(page.text("announce").await, "h2-h9 is not a legal move here.");
+        page.eval("document.getElementById('move-text').select()").await;
+        enter_text(&mut page, "h2-h1xd5").await;
+        page.wait(
+            "document.querySelectorAll('#moves [data-move]').length === 2 && document.body.dataset.phase === 'human'",
+            "the typed move and the answer",
+        )
+        .await;
+        assert_eq!(page.moves().await[0], "h2-h1xd5");
+        // The engine's move is told.
+        let told = page.text("announce").await;
+        assert!(told.starts_with("Black played ") && told.ends_with("White to move."), "{told}");
+
+        // Focus: a drop, by keys alone, from the reserve's button.
+        page.new_game("focus", "standard", ["", ""], "1", 0, &fen).await;
+        page.wait("document.body.dataset.phase === 'human'", "the pasted position").await;
+        page.eval("document.activeElement.blur()").await;
+        tabs_until(&mut page, "document.activeElement?.getAttribute('role') === 'button'", 40)
+            .await;
+        let focused = page.eval(FOCUSED).await;
+        assert_eq!(focused[1], json!("Drop from Black's reserve"), "{focused}");
+        page.key("Enter", "Enter", 13).await;
+        let focused = page.eval(FOCUSED).await;
+        assert!(focused[1].as_str().is_some_and(|n| n.ends_with("move here")), "{focused}");
+        page.key("Enter", "Enter", 13).await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 1", "the drop").await;
+        let drop = page.moves().await.remove(0);
+        assert!(drop.starts_with('@'), "{drop}");
+        // A click on a piece that cannot move says where moves start.
+        referee.send(&format!("position fen {fen} moves {drop}"));
+        let starts: std::collections::BTreeSet<String> = referee.json("movepaths")["moves"]
+            .as_array()
+            .expect("moves")
+            .iter()
+            .filter_map(|m| m["path"][0].as_str().map(str::to_owned))
+            .collect();
+        let stuck = drop.trim_start_matches('@').to_owned();
+        assert!(!starts.contains(&stuck), "{stuck} in {starts:?}");
+        page.click_cell(&stuck).await;
+        let told = page.text("announce").await;
+        assert!(told.starts_with(&format!("No move starts on {stuck}. Moves start on ")), "{told}");
+    });
+}
+
+/// The contrast of each target dot shown with what it is drawn on (its
+/// square, or the piece there), and of each last-move mark (its edge or its
+/// tint, whichever stands out more) with its square, by name; colours with
+/// alpha are laid over what is behind them first.
+const MARK_CONTRASTS: &str = "(() => { \
+    const rgba = (c) => { const v = c.match(/[\\d.]+/g)?.map(Number) ?? []; return v.length === 3 ? [...v, 1] : v; }; \
+    const over = (f, b) => f.length < 4 ? null : [0, 1, 2].map((i) => f[i] * f[3] + b[i] * (1 - f[3])); \
+    const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }; \
+      return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); }; \
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); }; \
+    const square = (name) => rgba(getComputedStyle(document.querySelector('#cells [data-cell=\"' + name + '\"] polygon')).fill); \
+    const out = {}; \
+    const under = (name) => { const top = document.querySelector('#pieces [data-at=\"' + name + '\"] > g.piece:last-of-type > circle'); \
+      return top ? rgba(getComputedStyle(top).fill) : square(name); }; \
+    for (const t of document.querySelectorAll('#targets [data-target]')) { const s = under(t.dataset.target); \
+      out['target ' + t.dataset.target] = ratio(over(rgba(getComputedStyle(t).fill), s), s); } \
+    for (const g of document.querySelectorAll('#cells .last')) { const s = square(g.dataset.cell); \
+      const m = getComputedStyle(g.querySelector('.mark')); \
+      const parts = [m.fill, m.stroke].map(rgba).filter((c) => c.length === 4 && c[3] > 0).map((c) => ratio(over(c, s), s)); \
+      out['last ' + g.dataset.cell] = Math.max(0, ...parts); } \
+    return out; })()";
+
+#[test]
+fn target_dots_and_last_move_marks_stand_out_by_3_to_1() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("marks").await;
+        page.open(&server).await;
+        for (game, variants) in serve_support::games() {
+            let variant = &variants[0];
+            let mut referee = Engine::start(&game, variant);
+            page.new_game(&game, variant, ["", ""], "1", 0, "").await;
+            page.wait("document.body.dataset.phase === 'human'", "the game").await;
+            // A move by clicks; then the next mover's pieces, one after another, selected.
+            let played = click_first_move(&mut page, &mut referee, "").await;
+            page.wait("document.querySelectorAll('#moves [data-move]').length === 1", "the move")
+                .await;
+            referee.send(&format!("position startpos moves {played}"));
+            let starts = cells(&mut page, "#cells .start").await;
+            let mut measured = serde_json::Map::new();
+            for start in starts.iter().take(6) {
+                page.click_cell(start).await;
+                let ratios = page.eval(MARK_CONTRASTS).await;
+                measured.extend(ratios.as_object().expect("ratios").clone());
+            }
+            assert!(measured.keys().any(|k| k.starts_with("target")), "{game}: {measured:?}");
+            assert!(measured.keys().any(|k| k.starts_with("last")), "{game}: {measured:?}");
+            let low: Vec<_> = measured.iter().filter(|(_, r)| r.as_f64() < Some(3.0)).collect();
+            assert!(low.is_empty(), "{game}: marks below 3:1: {low:?}");
+        }
+    });
+}
+
+// ----- a screen reader's view: the accessibility tree and the keyboard -----
+
+/// The accessibility tree's nodes of `role` (named `name`, when given).
+async fn ax_query(page: &mut Page, role: &str, name: Option<&str>) -> Vec<Value> {
+    let document = page.call("DOM.getDocument", json!({"depth": 0})).await;
+    let mut params = json!({"nodeId": document["root"]["nodeId"], "role": role});
+    if let Some(name) = name {
+        params["accessibleName"] = json!(name);
+    }
+    let found = page.call("Accessibility.queryAXTree", params).await;
+    found["nodes"].as_array().cloned().unwrap_or_default()
+}
+
+fn ax_name(node: &Value) -> String {
+    node["name"]["value"].as_str().unwrap_or_default().to_owned()
+}
+
+/// The role and name of what has the keyboard's focus.
+async fn ax_focused(page: &mut Page) -> (String, String) {
+    let focused =
+        page.call("Runtime.evaluate", json!({"expression": "document.activeElement"})).await;
+    let params = json!({"objectId": focused["result"]["objectId"], "fetchRelatives": false});
+    let tree = page.call("Accessibility.getPartialAXTree", params).await;
+    let nodes = tree["nodes"].as_array().cloned().unwrap_or_default();
+    let node = nodes.iter().find(|n| n["ignored"] != json!(true)).cloned().unwrap_or_default();
+    (node["role"]["value"].as_str().unwrap_or_default().to_owned(), ax_name(&node))
+}
+
+/// What the page's status region (its live announcements) says now.
+async fn ax_status(page: &mut Page) -> String {
+    let Some(status) = ax_query(page, "status", None).await.into_iter().next() else {
+        return String::new();
+    };
+    let children =
+        page.call("Accessibility.getChildAXNodes", json!({"id": status["nodeId"]})).await;
+    let nodes = children["nodes"].as_array().cloned().unwrap_or_default();
+    nodes.iter().map(ax_name).collect::<Vec<_>>().join("")
+}
+
+/// Waits (at most 60 s) until the status region says something `wanted`
+/// holds for; what it says.
+async fn ax_wait_status(page: &mut Page, what: &str, wanted: impl Fn(&str) -> bool) -> String {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let said = ax_status(page).await;
+        if wanted(&said) {
+            return said;
+        }
+        assert!(Instant::now() < deadline, "waited for {what}; the status says {said:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Presses Tab until the focus is on the control of `role` named `name`.
+async fn ax_tab_to(page: &mut Page, role: &str, name: &str) {
+    for _ in 0..60 {
+        if ax_focused(page).await == (role.to_owned(), name.to_owned()) {
+            return;
+        }
+        page.key("Tab", "Tab", 9).await;
+    }
+    panic!("no {role} {name:?} in the Tab order; the focus is on {:?}", ax_focused(page).await);
+}
+
+/// A key that types `text` (as a letter typed into a list box chooses).
+async fn type_key(page: &mut Page, text: &str) {
+    for kind in ["keyDown", "keyUp"] {
+        let params = json!({"type": kind, "key": text, "text": text});
+        page.call("Input.dispatchKeyEvent", params).await;
+    }
+}
+
+/// Replaces what the focused field holds by `text` (Ctrl+A, then typing).
+async fn retype(page: &mut Page, text: &str) {
+    for kind in ["keyDown", "keyUp"] {
+        let params = json!({"type": kind, "key": "a", "code": "KeyA", "modifiers": 2,
+            "windowsVirtualKeyCode": 65, "commands": ["selectAll"]});
+        page.call("Input.dispatchKeyEvent", params).await;
+    }
+    if text.is_empty() {
+        page.key("Backspace", "Backspace", 8).await;
+    } else {
+        page.call("Input.insertText", json!({ "text": text })).await;
+    }
+}
+
+/// A new game by keys in the New game dialog: `game` typed into the game
+/// list (its first letter), a ply cap and a position text.
+async fn new_game_by_keys(page: &mut Page, letter: &str, plies: u32, fen: &str) {
+    ax_tab_to(page, "button", "New game").await;
+    enter_text(page, "").await;
+    ax_tab_to(page, "combobox", "Game").await;
+    type_key(page, letter).await;
+    ax_tab_to(page, "spinbutton", "Ply cap").await;
+    retype(page, &plies.to_string()).await;
+    ax_tab_to(page, "textbox", "Position text").await;
+    retype(page, fen).await;
+    // Enter submits; mid-game it asks first, and Enter confirms.
+    enter_text(page, "").await;
+    if ax_focused(page).await == ("button".to_owned(), "Abandon it and start".to_owned()) {
+        enter_text(page, "").await;
+    }
+}
+
+/// A square's file and rank from the start of its name (`h2: ...`).
+fn square_of(name: &str) -> Option<(i32, i32)> {
+    let file = i32::from(*name.as_bytes().first()?) - i32::from(b'a');
+    let digits: String = name[1..].chars().take_while(char::is_ascii_digit).collect();
+    Some((file, digits.parse().ok()?))
+}
+
+/// Moves the focus over the board by arrow keys to the square `to`.
+async fn arrow_to(page: &mut Page, to: &str) {
+    let goal = square_of(to).expect("a square");
+    for _ in 0..40 {
+        let (role, name) = ax_focused(page).await;
+        assert_eq!(role, "gridcell", "the focus left the board: {name}");
+        let at = square_of(&name).expect("a square's name");
+        let (key, code) = match (goal.0.cmp(&at.0), goal.1.cmp(&at.1)) {
+            (std::cmp::Ordering::Greater, _) => ("ArrowRight", 39),
+            (std::cmp::Ordering::Less, _) => ("ArrowLeft", 37),
+            (_, std::cmp::Ordering::Greater) => ("ArrowUp", 38),
+            (_, std::cmp::Ordering::Less) => ("ArrowDown", 40),
+            _ => return,
+        };
+        page.key(key, key, code).await;
+    }
+    panic!("no way to {to} by arrows");
+}
+
+/// The person's move by keys, as a screen reader user makes it: a square
+/// whose name says it "can move to" somewhere, Enter, the first of those
+/// squares, Enter (and the first choice if a chooser asks).
+async fn move_by_keys(page: &mut Page) {
+    let cells = ax_query(page, "gridcell", None).await;
+    let names: Vec<String> = cells.iter().map(ax_name).collect();
+    let start = names.iter().find(|n| n.contains("can move to ")).expect("a piece that can move");
+    let from = start.split([':', ',', ' ']).next().expect("a square").to_owned();
+    let to =
+        start.split("can move to ").nth(1).expect("targets").split(", ").next().expect("a target");
+    let to = to.to_owned();
+    arrow_to(page, &from).await;
+    page.key("Enter", "Enter", 13).await;
+    let (_, selected) = ax_focused(page).await;
+    assert!(selected.contains("selected"), "{selected}");
+    arrow_to(page, &to).await;
+    page.key("Enter", "Enter", 13).await;
+    let (role, name) = ax_focused(page).await;
+    if role == "button" {
+        assert!(ax_status(page).await.starts_with("Which move?"), "{name}");
+        enter_text(page, "").await;
+    }
+}
+
+/// Plays the person's side (named `me`) to the end by keys on the board,
+/// reading the engine's moves from the status region; the last thing it said.
+async fn play_to_the_end(page: &mut Page, me: &str) -> String {
+    let mut said = String::new();
+    for _ in 0..40 {
+        if !ax_query(page, "button", Some("Rematch")).await.is_empty() {
+            return said;
+        }
+        let before = page.moves().await.len();
+        move_by_keys(page).await;
+        page.wait(
+            &format!(
+                "document.querySelectorAll('#moves [data-move]').length >= {} \
+                 && ['human', 'over'].includes(document.body.dataset.phase)",
+                before + 1
+            ),
+            "the move and the answer",
+        )
+        .await;
+        said = ax_wait_status(page, "the engine's move or the end", |s| {
+            s.contains(" played ")
+                && (s.ends_with(&format!("{me} to move.")) || !s.contains(" to move."))
+        })
+        .await;
+        // What was said is what the move list shows.
+        let last = page.moves().await.pop().expect("a move");
+        assert!(said.contains(&format!(" played {last}.")), "{said:?}, the list ends with {last}");
+    }
+    panic!("no end after 40 moves");
+}
+
+#[test]
+fn two_games_are_played_to_the_end_with_the_accessibility_tree_and_the_keyboard() {
+    let referee = Engine::start("focus", "standard").query("fen");
+    let focus_fen = referee.replacen("/b,", "/1,", 1).replace("reserve 0 0", "reserve 1 0");
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("screen-reader").await;
+        page.call("Accessibility.enable", json!({})).await;
+        page.open(&server).await;
+
+        // Otrazhenie against the engine (the form's default: a second a
+        // move), to a cap of 8 plies. The first move is typed, the others
+        // made on the board. Only keys: no click, no selector for a square.
+        new_game_by_keys(&mut page, "o", 8, "").await;
+        ax_wait_status(&mut page, "the game", |s| s == "White to move.").await;
+        let field = ax_query(&mut page, "combobox", Some("Type a move")).await;
+        assert_eq!(field.len(), 1, "{field:?}");
+        tabs_until(&mut page, "document.activeElement?.id === 'move-text'", 30).await;
+        assert_eq!(ax_focused(&mut page).await, ("combobox".to_owned(), "Type a move".to_owned()));
+        let cells = ax_query(&mut page, "gridcell", None).await;
+        let first = cells.iter().map(ax_name).find(|n| n.contains("can move to ")).expect("a move");
+        let from = first.split(':').next().expect("a square").to_owned();
+        let to = first
+            .split("can move to ")
+            .nth(1)
+            .expect("targets")
+            .split(", ")
+            .next()
+            .expect("a target");
+        enter_text(&mut page, &format!("{from}-{to}")).await;
+        ax_wait_status(&mut page, "the engine's answer", |s| s.starts_with("Black played ")).await;
+        assert_eq!(page.moves().await[0], format!("{from}-{to}"));
+        tabs_until(&mut page, ON_THE_BOARD, 40).await;
+        let said = play_to_the_end(&mut page, "White").await;
+        assert_eq!(page.moves().await.len(), 8);
+        assert!(page.text("result").await.len() > 3);
+        assert!(said.contains(&page.text("result").await), "{said}");
+
+        // Focus from a position with a piece in Black's reserve, against the
+        // engine, to a cap of 6 plies: the first move is a drop.
+        new_game_by_keys(&mut page, "f", 6, &focus_fen).await;
+        ax_wait_status(&mut page, "the game", |s| s == "Black to move.").await;
+        let drop = ax_query(&mut page, "button", Some("Drop from Black's reserve")).await;
+        assert_eq!(drop.len(), 1);
+        tabs_until(&mut page, "document.activeElement?.getAttribute('role') === 'button'", 40)
+            .await;
+        assert_eq!(ax_focused(&mut page).await.1, "Drop from Black's reserve");
+        page.key("Enter", "Enter", 13).await;
+        let (role, name) = ax_focused(&mut page).await;
+        assert_eq!(role, "gridcell");
+        assert!(name.ends_with("move here"), "{name}");
+        page.key("Enter", "Enter", 13).await;
+        ax_wait_status(&mut page, "the engine's answer", |s| s.starts_with("White played ")).await;
+        assert!(page.moves().await[0].starts_with('@'));
+        let said = play_to_the_end(&mut page, "Black").await;
+        assert_eq!(page.moves().await.len(), 6);
+        assert!(said.contains(&page.text("result").await), "{said}");
     });
 }

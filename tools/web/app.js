@@ -25,6 +25,7 @@ let clockAt = 0; // when the clocks of `state` were read
 let soundOn = localStorage.getItem("igroteka-sound") === "on";
 let paused = false;
 let resignArmed = false;
+let rovingCell = null; // the board's one cell in the Tab order
 let resumePly = null; // the ply looked at when the page was left, shown again
 
 function setPhase(phase) {
@@ -134,6 +135,7 @@ const handlers = {
     if (viewPly !== null && viewPly >= state.moves.length) viewPly = null;
     hideError();
     hideChooser();
+    $("move-text-note").textContent = "";
     const moved = previous && state.moves.length === previous.moves.length + 1;
     if (phase() !== "closed") setPhase(livePhase());
     render();
@@ -141,6 +143,7 @@ const handlers = {
       animate(lastPath);
       beep();
     }
+    tellChange(previous, moved);
     if (resumePly !== null) {
       const ply = resumePly;
       resumePly = null;
@@ -194,6 +197,24 @@ const handlers = {
     showError(message.message, message.restart);
   },
 };
+
+// ----- what a screen reader is told -----
+
+// Changes the page makes by itself go to a live region: a move, the side to
+// move, the result.
+function announce(text) {
+  $("announce").textContent = text;
+}
+
+function tellChange(previous, moved) {
+  const words = [];
+  if (moved) words.push(`${playerName(previous.to_move)} played ${state.moves[state.moves.length - 1]}.`);
+  if (state.game_over && !previous?.game_over) words.push(`${$("result").textContent}. ${$("why").textContent}`.trim());
+  else if (!state.game_over && (moved || !previous)) {
+    words.push(state.human_to_move ? `${playerName(state.to_move)} to move.` : `${playerName(state.to_move)} is thinking.`);
+  }
+  if (words.length) announce(words.join(" "));
+}
 
 // ----- the game in the address, for reloads -----
 
@@ -451,17 +472,33 @@ function drawBoard() {
   $("board-area").classList.toggle("flipped", flipped);
   $("flip").setAttribute("aria-pressed", String(flipped));
   cellInfo = new Map();
-  const cells = el("g", { id: "cells" }, svg);
-  for (const cell of board.cells) {
-    const group = el("g", { class: "cell", "data-cell": cell.name, tabindex: "0", role: "gridcell" }, cells);
-    const polygon = cell.polygon.map(([x, y]) => at(x, y));
-    const points = polygon.map((p) => p.join(",")).join(" ");
-    el("polygon", { points, fill: board.classes[cell.class] ?? "#ccc" }, group);
-    el("polygon", { points, class: "mark" }, group);
+  const cells = el("g", { id: "cells", role: "presentation" }, svg);
+  // The grid's rows as drawn, top to bottom, each left to right. The board
+  // is one Tab stop: one cell at a time has tabindex 0 (roving), the arrows
+  // move within it.
+  const drawn = board.cells.map((cell) => ({ cell, at: at(cell.x, cell.y) }));
+  drawn.sort((a, b) => a.at[1] - b.at[1] || a.at[0] - b.at[0]);
+  let row = null;
+  let rowY = null;
+  for (const { cell, at: [x, y] } of drawn) {
+    if (row === null || Math.abs(y - rowY) > 0.25) {
+      row = el("g", { role: "row" }, cells);
+      rowY = y;
+    }
+    const group = el("g", { class: "cell", "data-cell": cell.name, tabindex: "-1", role: "gridcell", "aria-selected": "false" }, row);
+    const polygon = cell.polygon.map(([px, py]) => at(px, py));
+    const fill = board.classes[cell.class] ?? "#ccc";
+    el("polygon", { points: polygon.map((p) => p.join(",")).join(" "), fill }, group);
+    // The marks inside the cell, in inks that stand out from its colour.
+    const inset = polygon.map(([px, py]) => [x + (px - x) * 0.9, y + (py - y) * 0.9]);
+    el("polygon", { points: inset.map((p) => p.join(",")).join(" "), class: "mark" }, group);
+    const ink = markInk(fill);
+    for (const [name, value] of Object.entries(ink)) group.style.setProperty(`--${name}`, value);
     el("title", {}, group).textContent = cell.name;
-    const [x, y] = at(cell.x, cell.y);
-    cellInfo.set(cell.name, { x, y, r: inradius(x, y, polygon), group, polygon, zone: cell.class });
+    cellInfo.set(cell.name, { x, y, r: inradius(x, y, polygon), group, polygon, zone: cell.class, ink });
   }
+  if (!cellInfo.has(rovingCell)) rovingCell = drawn[0]?.cell.name ?? null;
+  if (rovingCell) cellInfo.get(rovingCell).group.tabIndex = 0;
   const unit = median([...cellInfo.values()].map((c) => c.r)) || 0.4;
   const labels = el("g", { id: "labels" }, svg);
   // Turned, the coordinates stay where people read them: files below the
@@ -515,6 +552,28 @@ function gameTitle() {
   const people = settings.sides.filter((s) => !s.engine).length;
   const names = people === 2 ? `${playerName(1)} v ${playerName(2)}` : `${playerName(1)} (${who(1)}) v ${playerName(2)} (${who(2)})`;
   return `${settings.game} ${settings.variant ?? ""} · ${names}`;
+}
+
+// The relative luminance (WCAG) of #rgb or #rrggbb.
+function luminance(colour) {
+  let hex = colour.replace("#", "");
+  if (hex.length === 3) hex = [...hex].map((c) => c + c).join("");
+  const channel = (i) => {
+    const v = (parseInt(hex.slice(i, i + 2), 16) || 0) / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4);
+}
+
+// The marks drawn on a square of colour `fill`: a dark or a light set,
+// whichever stands out more. Each dark ink's luminance is under 0.04 and each
+// light one's over 0.85, so one of the two has a contrast of 3.2:1 or more
+// with any colour.
+const DARK_MARKS = { target: "#00332e", edge: "#4d3300", focus: "#0a1f5c" };
+const LIGHT_MARKS = { target: "#c8fff4", edge: "#fff3b0", focus: "#eef4ff" };
+function markInk(fill) {
+  const l = luminance(fill);
+  return (l + 0.05) / (luminance(DARK_MARKS.edge) + 0.05) >= (luminance(LIGHT_MARKS.edge) + 0.05) / (l + 0.05) ? DARK_MARKS : LIGHT_MARKS;
 }
 
 function ink(colour) {
@@ -737,21 +796,44 @@ function renderMarks() {
     const group = info.group;
     group.classList.toggle("selected", prefix.includes(name));
     group.classList.toggle("start", prefix.length === 0 && next.has(name));
+    group.setAttribute("aria-selected", String(prefix.includes(name)));
+    group.setAttribute("aria-label", cellLabel(name, moves, next));
   }
   const targets = $("targets");
   targets.replaceChildren();
   if (prefix.length) {
+    // A dot on a piece (a capture) is inked to stand out from the piece.
+    const tops = new Map((state ? shown()?.pieces.cells ?? [] : []).filter((c) => c.stack.length).map((c) => [c.cell, c.stack[c.stack.length - 1].owner]));
     for (const name of next) {
       const info = cellInfo.get(name);
-      if (info) el("circle", { class: "target", cx: info.x, cy: info.y, r: info.r * 0.3, "data-target": name }, targets);
+      const fill = tops.has(name) ? markInk(playerColour(tops.get(name))).target : info?.ink.target;
+      if (info) el("circle", { class: "target", cx: info.x, cy: info.y, r: info.r * 0.3, fill, "data-target": name }, targets);
     }
   }
   const mover = state && viewPly === null ? $(`reserve-${state.to_move}`) : null;
-  for (const n of [1, 2]) $(`reserve-${n}`).classList.remove("clickable", "selected");
-  if (mover) {
-    mover.classList.toggle("clickable", prefix.length === 0 && next.has("reserve"));
-    mover.classList.toggle("selected", prefix[0] === "reserve");
+  for (const n of [1, 2]) {
+    const bar = $(`reserve-${n}`);
+    bar.classList.remove("clickable", "selected");
+    // A reserve to drop from is a button, in the Tab order.
+    for (const name of ["tabindex", "role", "aria-label", "aria-pressed"]) bar.removeAttribute(name);
   }
+  if (mover) {
+    const drops = prefix.length === 0 && next.has("reserve");
+    mover.classList.toggle("clickable", drops);
+    mover.classList.toggle("selected", prefix[0] === "reserve");
+    if (drops || prefix[0] === "reserve") {
+      mover.tabIndex = 0;
+      mover.setAttribute("role", "button");
+      mover.setAttribute("aria-pressed", String(prefix[0] === "reserve"));
+      mover.setAttribute("aria-label", `Drop from ${playerName(state.to_move)}'s reserve`);
+    }
+  }
+  // With the focus elsewhere, the board's Tab stop is a piece that can move.
+  if (prefix.length === 0 && !$("board").contains(document.activeElement)) {
+    const start = [...$("cells").querySelectorAll(".cell.start")][0];
+    if (start) rove(start.dataset.cell);
+  }
+  $("legal-moves").replaceChildren(...moves.map((m) => new Option(m.move)));
   const passes = $("passes");
   passes.replaceChildren();
   for (const m of moves.filter((m) => m.path.length === 0)) {
@@ -762,6 +844,31 @@ function renderMarks() {
     button.onclick = () => play(m.move);
     passes.append(button);
   }
+}
+
+// A cell's name for assistive technology: its name and contents (as its
+// tooltip says), and what it offers now: "can move to ..." for a piece that
+// can move or is selected, "move here" for a target.
+function cellLabel(name, moves, next) {
+  const info = cellInfo.get(name);
+  const words = [info ? info.group.querySelector("title").textContent : `${playerName(state.to_move)}'s reserve`];
+  const onward = (path) => {
+    const cells = new Set(moves.filter((m) => startsWith(m.path, path) && m.path.length > path.length).map((m) => m.path[path.length]));
+    return cells.size ? `can move to ${[...cells].join(", ")}` : null;
+  };
+  if (prefix.includes(name)) words.push("selected");
+  if (prefix.length === 0 && next.has(name)) words.push(onward([name]));
+  else if (prefix[prefix.length - 1] === name && next.size) words.push(onward(prefix));
+  else if (prefix.length && next.has(name)) words.push("move here");
+  return words.filter(Boolean).join(", ");
+}
+
+// The board's one cell in the Tab order.
+function rove(name) {
+  if (name === rovingCell || !cellInfo.has(name)) return;
+  if (cellInfo.has(rovingCell)) cellInfo.get(rovingCell).group.tabIndex = -1;
+  rovingCell = name;
+  cellInfo.get(name).group.tabIndex = 0;
 }
 
 function clickCell(name) {
@@ -777,6 +884,10 @@ function clickCell(name) {
     // Not a continuation: start again from this cell, if a move starts here.
     path = [name];
     if (!moves.some((m) => startsWith(m.path, path))) {
+      // The rules allow no move from here (a capture may be compulsory):
+      // say where moves start.
+      const starts = [...new Set(moves.map((m) => m.path[0]))];
+      announce(`No move starts on ${name}. Moves start on ${starts.join(", ")}.`);
       prefix = [];
       hideChooser();
       renderMarks();
@@ -795,6 +906,9 @@ function clickCell(name) {
   // among all of them, below the board, or clicks on.
   if (complete.length) choose(sharing);
   else hideChooser();
+  const onward = new Set(sharing.filter((m) => m.path.length > path.length).map((m) => m.path[path.length]));
+  const where = cellLabel(path[path.length - 1], moves, onward);
+  announce(complete.length ? `Which move? ${sharing.map((m) => m.move).join(", ")}.` : `${where}.`);
 }
 
 function choose(moves) {
@@ -818,6 +932,8 @@ function choose(moves) {
   cancel.onclick = cancelSelection;
   box.append(cancel);
   box.hidden = false;
+  // Chosen from the board by keys: the choice is the next thing to press.
+  if ($("board").contains(document.activeElement)) box.querySelector("button").focus();
 }
 
 function cancelSelection() {
@@ -827,8 +943,31 @@ function cancelSelection() {
 }
 
 function hideChooser() {
+  // The focus goes back to the board, not to the page's start.
+  if ($("chooser").contains(document.activeElement)) cellInfo.get(rovingCell)?.group.focus();
   $("chooser").hidden = true;
 }
+
+// A move typed in the game's notation, as the move list writes it.
+$("type-move").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = $("move-text").value.trim();
+  if (!text) return;
+  const moves = humanMoves();
+  const found = moves.find((m) => m.move === text) ?? moves.filter((m) => m.move.toLowerCase() === text.toLowerCase()).find((_, i, all) => all.length === 1);
+  let note = "";
+  if (found) {
+    $("move-text").value = "";
+    play(found.move);
+  } else if (!moves.length) {
+    note = "It is not your move.";
+  } else {
+    note = `${text} is not a legal move here.`;
+  }
+  $("move-text-note").textContent = note;
+  $("move-text").setAttribute("aria-invalid", String(note !== "" && moves.length > 0));
+  if (note) announce(note);
+});
 
 function play(move) {
   hideChooser();
@@ -917,6 +1056,14 @@ document.addEventListener("keydown", (event) => {
     event.preventDefault();
     return;
   }
+  if (target.closest?.(".bar[role=button]") && (event.key === "Enter" || event.key === " ")) {
+    // A drop chosen by keys: on to the board, at its first target.
+    clickCell("reserve");
+    const first = $("targets").querySelector("[data-target]");
+    if (first) cellInfo.get(first.dataset.target).group.focus();
+    event.preventDefault();
+    return;
+  }
   if (event.key === "Escape") cancelSelection();
   else if (event.key === "ArrowLeft") navigate(-1);
   else if (event.key === "ArrowRight") navigate(1);
@@ -932,6 +1079,7 @@ document.addEventListener("keydown", (event) => {
 let infoCell = null;
 function tellCell(event) {
   infoCell = event.target.closest?.("#cells [data-cell]")?.dataset.cell ?? null;
+  if (event.type === "focusin" && infoCell) rove(infoCell);
   renderCellInfo();
 }
 function renderCellInfo() {

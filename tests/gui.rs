@@ -1491,17 +1491,7 @@ fn a_move_is_made_by_drag_and_drop_and_by_keys() {
         page.new_game("stykovka", "standard", ["", ""], "1", 0, "").await;
         page.wait("document.body.dataset.phase === 'human'", "the game").await;
         // Drag: press on the piece, move with the button held, release on the target.
-        let (x0, y0) = page.cell_point(&path[0]).await;
-        let (x1, y1) = page.cell_point(&path[1]).await;
-        let mouse = |kind: &str, x: f64, y: f64, buttons: u32| json!({"type": kind, "x": x, "y": y, "button": "left", "buttons": buttons, "clickCount": 1});
-        page.call("Input.dispatchMouseEvent", mouse("mouseMoved", x0, y0, 0)).await;
-        page.call("Input.dispatchMouseEvent", mouse("mousePressed", x0, y0, 1)).await;
-        for i in 1..=5 {
-            let t = f64::from(i) / 5.0;
-            let params = mouse("mouseMoved", x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, 1);
-            page.call("Input.dispatchMouseEvent", params).await;
-        }
-        page.call("Input.dispatchMouseEvent", mouse("mouseReleased", x1, y1, 0)).await;
+        drag(&mut page, "left", &path[0], &path[1], 0).await;
         page.wait(
             "document.querySelectorAll('#moves [data-move]').length === 1",
             "the dragged move",
@@ -1570,14 +1560,19 @@ fn a_person_whose_clock_runs_out_loses_on_time() {
     });
 }
 
+/// The wait before each engine's search, chosen in the Speed list.
+async fn engine_delay(page: &mut Page, ms: u32) {
+    let script = format!(
+        "(() => {{ const s = document.getElementById('speed'); s.value = '{ms}'; \
+         s.dispatchEvent(new Event('change')); }})()"
+    );
+    page.eval(&script).await;
+}
+
 /// Random against random in `game`, half a second between moves, paused
 /// after two moves or more.
 async fn watch_and_pause(page: &mut Page, game: &str) {
-    page.eval(
-        "(() => { const s = document.getElementById('speed'); s.value = '500'; \
-         s.dispatchEvent(new Event('change')); })()",
-    )
-    .await;
+    engine_delay(page, 500).await;
     page.new_game(game, "standard", ["random", "random"], "1", 0, "").await;
     page.wait("document.querySelectorAll('#moves [data-move]').length >= 2", "moves").await;
     page.click("#pause").await;
@@ -2743,5 +2738,120 @@ fn two_games_are_played_to_the_end_with_the_accessibility_tree_and_the_keyboard(
         let said = play_to_the_end(&mut page, "Black").await;
         assert_eq!(page.moves().await.len(), 6);
         assert!(said.contains(&page.text("result").await), "{said}");
+    });
+}
+
+// ----- premove, arrows and circles (issue 33, item 4) -----
+
+/// A drag with the mouse's `button` from cell `from` to cell `to` (the same
+/// cell: a click), with modifier keys (CDP's bits: 1 Alt, 2 Ctrl, 8 Shift).
+async fn drag(page: &mut Page, button: &str, from: &str, to: &str, modifiers: u32) {
+    let (x0, y0) = page.cell_point(from).await;
+    let (x1, y1) = page.cell_point(to).await;
+    let held = if button == "right" { 2 } else { 1 };
+    let steps = [("mouseMoved", x0, y0, 0), ("mousePressed", x0, y0, held)]
+        .into_iter()
+        .chain((1..=4).map(|i| {
+            let t = f64::from(i) / 4.0;
+            ("mouseMoved", x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, held)
+        }))
+        .chain([("mouseReleased", x1, y1, 0)]);
+    for (kind, x, y, buttons) in steps {
+        let params = json!({"type": kind, "x": x, "y": y, "button": button, "buttons": buttons,
+            "clickCount": 1, "modifiers": modifiers});
+        page.call("Input.dispatchMouseEvent", params).await;
+    }
+}
+
+#[test]
+fn a_premove_is_set_by_clicks_or_a_drag_cancelled_by_a_click_elsewhere_and_played_after_the_answer()
+{
+    let mut referee = Engine::start("otrazhenie", "standard");
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("premove").await;
+        page.open(&server).await;
+        // The engine waits 1.5 s before each search: time to set a premove.
+        engine_delay(&mut page, 1500).await;
+        page.new_game("otrazhenie", "standard", ["", "alphabeta"], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        page.click_cell("a1").await;
+        page.click_cell("b1").await;
+        page.wait("document.body.dataset.phase === 'thinking'", "the engine to think").await;
+        // By clicks; a click elsewhere cancels it.
+        page.click_cell("b1").await;
+        page.click_cell("b2").await;
+        assert_eq!(cells(&mut page, "#cells .premove").await, ["b1".into(), "b2".into()].into());
+        page.click_cell("e5").await;
+        assert!(cells(&mut page, "#cells .premove").await.is_empty());
+        assert_eq!(page.text("announce").await, "Premove cancelled.");
+        // By a drag; played once the engine has answered, if legal.
+        drag(&mut page, "left", "b1", "b2", 0).await;
+        assert_eq!(cells(&mut page, "#cells .premove").await, ["b1".into(), "b2".into()].into());
+        assert_eq!(page.phase().await, "thinking", "set while the engine thinks");
+        page.wait("document.querySelectorAll('#moves [data-move]').length >= 2", "the answer")
+            .await;
+        let answer = page.moves().await[1].clone();
+        referee.send(&format!("position startpos moves a1-b1 {answer}"));
+        let legal = sharing(&mut referee, &["b1", "b2"]).contains("b1-b2");
+        if legal {
+            page.wait("document.querySelectorAll('#moves [data-move]').length >= 3", "the premove")
+                .await;
+            assert_eq!(page.moves().await[2], "b1-b2");
+        } else {
+            page.wait(
+                "document.getElementById('announce').innerText.includes('not legal')",
+                "the refusal",
+            )
+            .await;
+        }
+        assert!(cells(&mut page, "#cells .premove").await.is_empty());
+    });
+}
+
+/// The arrows and circles drawn on the position shown: colour, from, to.
+async fn shapes(page: &mut Page) -> std::collections::BTreeSet<String> {
+    let script = "[...document.querySelectorAll('#shapes line, #shapes circle')]\
+        .map(s => s.dataset.colour + ' ' + s.dataset.from + '-' + s.dataset.to)";
+    serde_json::from_value(page.eval(script).await).expect("shapes")
+}
+
+#[test]
+fn arrows_and_circles_are_drawn_by_right_drags_in_colours_and_kept_per_position() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("shapes").await;
+        page.open(&server).await;
+        page.new_game("otrazhenie", "standard", ["", ""], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        page.click_cell("a1").await;
+        page.click_cell("b1").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 1", "the move").await;
+        drag(&mut page, "right", "d4", "d6", 0).await;
+        drag(&mut page, "right", "e4", "e4", 8).await;
+        drag(&mut page, "right", "a3", "c3", 1).await;
+        drag(&mut page, "right", "f5", "f5", 2).await;
+        let drawn: std::collections::BTreeSet<String> =
+            ["green d4-d6", "red e4-e4", "blue a3-c3", "yellow f5-f5"].map(String::from).into();
+        assert_eq!(shapes(&mut page).await, drawn);
+        page.screenshot_view(&screenshot_dir().join("arrows.png")).await;
+        // The same again rubs one out.
+        drag(&mut page, "right", "f5", "f5", 2).await;
+        let mut kept = drawn.clone();
+        kept.remove("yellow f5-f5");
+        assert_eq!(shapes(&mut page).await, kept);
+        // Each position keeps its own drawings.
+        page.click("#nav-prev").await;
+        assert!(shapes(&mut page).await.is_empty());
+        drag(&mut page, "right", "h8", "h8", 0).await;
+        page.click("#nav-next").await;
+        assert_eq!(shapes(&mut page).await, kept);
+        page.click("#nav-prev").await;
+        assert_eq!(shapes(&mut page).await, ["green h8-h8".to_owned()].into());
+        page.click("#nav-last").await;
+        // A left click on the board rubs out the position's drawings.
+        page.click_cell("e5").await;
+        assert!(shapes(&mut page).await.is_empty());
+        assert_eq!(page.moves().await.len(), 1, "no move made");
     });
 }

@@ -26,6 +26,8 @@ let soundOn = localStorage.getItem("igroteka-sound") === "on";
 let paused = false;
 let resignArmed = false;
 let rovingCell = null; // the board's one cell in the Tab order
+let premove = []; // the cells clicked for a move while the engine thinks: [from] or [from, to]
+let shapes = new Map(); // ply -> the arrows and circles drawn on that position
 let resumePly = null; // the ply looked at when the page was left, shown again
 
 function setPhase(phase) {
@@ -105,6 +107,8 @@ const handlers = {
     evals = [];
     paused = false;
     resignArmed = false;
+    premove = [];
+    shapes = new Map();
     for (const n of [1, 2]) $(`analysis-${n}`).textContent = "";
     const people = settings.sides.filter((s) => !s.engine).length;
     // The person's view from below: flip when the person plays player 2 alone.
@@ -144,6 +148,7 @@ const handlers = {
       beep();
     }
     tellChange(previous, moved);
+    if (phase() === "human") playPremove();
     if (resumePly !== null) {
       const ply = resumePly;
       resumePly = null;
@@ -518,6 +523,7 @@ function drawBoard() {
   el("g", { id: "path" }, svg);
   el("g", { id: "pieces" }, svg);
   el("g", { id: "targets" }, svg);
+  el("g", { id: "shapes" }, svg);
   for (const n of [1, 2]) $(`side-${n}-name`).textContent = playerName(n);
   drawLegend();
 }
@@ -663,6 +669,8 @@ function render() {
   for (const [name, info] of cellInfo) info.group.classList.toggle("last", path.includes(name) || changed.has(name));
   drawBars(position ? position.pieces : state.pieces, live);
   renderMarks();
+  renderPremove();
+  drawShapes();
   renderMoves();
   renderResult();
   renderButtons();
@@ -759,7 +767,8 @@ function drawBars(pieces, live) {
     // Only the mover's reserve is a place to drop from.
     const mover = live && n === state.to_move;
     box.dataset.cell = mover ? "reserve" : "";
-    box.onclick = mover ? () => clickCell("reserve") : null;
+    // The person's own reserve also starts a premove while the engine thinks.
+    box.onclick = mover || (live && n === onePerson()) ? () => clickCell("reserve") : null;
   }
   tickClocks();
 }
@@ -878,7 +887,10 @@ function clickCell(name) {
     return;
   }
   const moves = humanMoves().filter((m) => m.path.length);
-  if (!moves.length) return;
+  if (!moves.length) {
+    clickPremove(name);
+    return;
+  }
   let path = [...prefix, name];
   if (!moves.some((m) => startsWith(m.path, path))) {
     // Not a continuation: start again from this cell, if a move starts here.
@@ -937,6 +949,7 @@ function choose(moves) {
 }
 
 function cancelSelection() {
+  if (premove.length) clickPremove(null);
   prefix = [];
   hideChooser();
   if (state) renderMarks();
@@ -946,6 +959,115 @@ function hideChooser() {
   // The focus goes back to the board, not to the page's start.
   if ($("chooser").contains(document.activeElement)) cellInfo.get(rovingCell)?.group.focus();
   $("chooser").hidden = true;
+}
+
+// ----- premove: one move set while the engine thinks -----
+
+// The side a person plays against an engine, while the engine is to move.
+function premover() {
+  const person = settings && state && !state.game_over && viewPly === null && phase() === "thinking" ? onePerson() : null;
+  return person && person !== state.to_move ? person : null;
+}
+
+// Where a premove may start: the person's reserve or a stack the person tops.
+function premoveStart(name) {
+  const person = premover();
+  if (!person) return false;
+  const pieces = shown()?.pieces;
+  if (name === "reserve") return (pieces?.reserves?.[person - 1] ?? 0) > 0;
+  const stack = pieces?.cells.find((c) => c.cell === name)?.stack ?? [];
+  return stack.length > 0 && stack[stack.length - 1].owner === person;
+}
+
+// A click while the engine thinks: a piece of the person's, then a cell,
+// set the premove; any other click cancels it.
+function clickPremove(name) {
+  if (premove.length === 1 && name && name !== premove[0]) {
+    premove = [premove[0], name];
+    announce(`Premove ${premove.join(" to ")}: played when it is legal after the answer.`);
+  } else if (premove.length === 0 && premoveStart(name)) {
+    premove = [name];
+  } else {
+    if (premove.length) announce("Premove cancelled.");
+    premove = [];
+  }
+  renderPremove();
+}
+
+function renderPremove() {
+  for (const [name, info] of cellInfo) info.group.classList.toggle("premove", premove.includes(name));
+  const mover = premover();
+  if (mover) $(`reserve-${mover}`).classList.toggle("selected", premove[0] === "reserve");
+}
+
+// The person's turn has come: the premove is played if exactly one legal
+// move goes from its first cell to its second, offered with the others
+// sharing it if several do, dropped otherwise.
+function playPremove() {
+  const [from, to] = premove;
+  premove = [];
+  renderPremove();
+  if (!to) return;
+  const found = humanMoves().filter((m) => m.path[0] === from && m.path[m.path.length - 1] === to);
+  if (found.length === 1) play(found[0].move);
+  else if (found.length > 1) {
+    prefix = found[0].path.slice(0, -1).concat(to);
+    renderMarks();
+    choose(found);
+  } else announce(`Premove ${from} to ${to} is not legal now; it is cancelled.`);
+}
+
+// ----- arrows and circles, drawn on a position -----
+
+// Right-drag from one cell to another draws an arrow, a right-click a circle
+// (again: rubs it out); Shift, Alt and Ctrl give other colours, as on lichess.
+// Each position keeps its drawings while the game is looked through.
+const SHAPE_COLOURS = { green: "#15781b", red: "#b21e1e", blue: "#003088", yellow: "#e68f00" };
+function shapeColour(event) {
+  if (event.ctrlKey || (event.shiftKey && event.altKey)) return "yellow";
+  if (event.shiftKey) return "red";
+  if (event.altKey) return "blue";
+  return "green";
+}
+
+function shownPly() {
+  return state ? viewPly ?? state.moves.length : 0;
+}
+
+function toggleShape(shape) {
+  const ply = shownPly();
+  const list = shapes.get(ply) ?? [];
+  const same = list.findIndex((s) => s.from === shape.from && s.to === shape.to);
+  if (same >= 0 && list[same].colour === shape.colour) list.splice(same, 1);
+  else if (same >= 0) list[same] = shape;
+  else list.push(shape);
+  shapes.set(ply, list);
+  drawShapes();
+}
+
+function drawShapes() {
+  const layer = $("shapes");
+  if (!layer) return;
+  layer.replaceChildren();
+  const unit = median([...cellInfo.values()].map((c) => c.r)) || 0.4;
+  for (const { from, to, colour } of shapes.get(shownPly()) ?? []) {
+    const a = cellInfo.get(from);
+    const b = cellInfo.get(to);
+    if (!a || !b) continue;
+    const attributes = { class: "shape", "data-colour": colour, "data-from": from, "data-to": to, stroke: SHAPE_COLOURS[colour] };
+    if (from === to) {
+      el("circle", { ...attributes, cx: a.x, cy: a.y, r: a.r * 0.88, fill: "none", "stroke-width": unit * 0.12 }, layer);
+    } else {
+      // The line stops short of the cell's centre, under the arrowhead.
+      const length = Math.hypot(b.x - a.x, b.y - a.y);
+      const head = unit * 0.55;
+      const [ux, uy] = [(b.x - a.x) / length, (b.y - a.y) / length];
+      const [ex, ey] = [b.x - ux * head, b.y - uy * head];
+      el("line", { ...attributes, x1: a.x, y1: a.y, x2: ex, y2: ey, "stroke-width": unit * 0.22, "stroke-linecap": "round" }, layer);
+      const [px, py] = [-uy * head * 0.6, ux * head * 0.6];
+      el("polygon", { ...attributes, stroke: "none", fill: SHAPE_COLOURS[colour], points: `${b.x},${b.y} ${ex + px},${ey + py} ${ex - px},${ey - py}` }, layer);
+    }
+  }
 }
 
 // A move typed in the game's notation, as the move list writes it.
@@ -984,18 +1106,39 @@ let dragMark = null;
 function cellAt(x, y) {
   return document.elementFromPoint(x, y)?.closest("#cells [data-cell]")?.dataset.cell ?? null;
 }
+let rightPressed = null;
 $("board").addEventListener("pointerdown", (event) => {
+  if (event.button === 2) {
+    rightPressed = cellAt(event.clientX, event.clientY);
+    // A right-click also cancels a premove, as on lichess.
+    if (premove.length) clickPremove(null);
+    return;
+  }
   if (event.button !== 0) return;
   pressed = cellAt(event.clientX, event.clientY);
+  // A left click rubs out the drawings on the position.
+  if (shapes.get(shownPly())?.length) {
+    shapes.delete(shownPly());
+    drawShapes();
+  }
+});
+$("board").addEventListener("contextmenu", (event) => event.preventDefault());
+$("board").addEventListener("pointerup", (event) => {
+  if (event.button !== 2 || !rightPressed) return;
+  const to = cellAt(event.clientX, event.clientY);
+  if (to) toggleShape({ from: rightPressed, to, colour: shapeColour(event) });
+  rightPressed = null;
 });
 $("board").addEventListener("pointermove", (event) => {
   if (!pressed || !(event.buttons & 1)) return;
   const over = cellAt(event.clientX, event.clientY);
   if (over === pressed && !dragMark) return;
-  if (!dragMark && humanMoves().some((m) => m.path[0] === pressed)) {
+  const premoving = premover() && premove.length === 0 && premoveStart(pressed);
+  if (!dragMark && (premoving || humanMoves().some((m) => m.path[0] === pressed))) {
     const info = cellInfo.get(pressed);
-    dragMark = el("circle", { id: "drag", r: info.r * 0.7, fill: playerColour(state.to_move), stroke: "#000" }, $("board"));
-    if (prefix[prefix.length - 1] !== pressed) clickCell(pressed);
+    dragMark = el("circle", { id: "drag", r: info.r * 0.7, fill: playerColour(premoving ? premover() : state.to_move), stroke: "#000" }, $("board"));
+    if (premoving) clickCell(pressed);
+    else if (prefix[prefix.length - 1] !== pressed) clickCell(pressed);
   }
   if (dragMark) {
     const point = new DOMPoint(event.clientX, event.clientY).matrixTransform($("board").getScreenCTM().inverse());
@@ -1004,6 +1147,7 @@ $("board").addEventListener("pointermove", (event) => {
   }
 });
 $("board").addEventListener("pointerup", (event) => {
+  if (event.button !== 0) return;
   const from = pressed;
   pressed = null;
   const dragged = dragMark !== null;

@@ -1935,6 +1935,7 @@ fn dark_mode_follows_the_system_with_readable_text() {
         )
         .await;
         page.screenshot_view(&screenshot_dir().join("dark.png")).await;
+        page.screenshot(&screenshot_dir().join("dark-theme.png")).await;
         page.click("#open-setup").await;
         page.wait("document.getElementById('setup-dialog').open", "the dialog").await;
         page.screenshot_view(&screenshot_dir().join("dark-setup.png")).await;
@@ -2372,7 +2373,8 @@ fn the_board_is_one_tab_stop_and_drops_the_chooser_and_typed_moves_are_made_by_k
         .await;
         page.wait("document.body.dataset.phase === 'human'", "the position").await;
         let presses = tabs_until(&mut page, ON_THE_BOARD, 12).await;
-        assert!(presses <= 6, "{presses} Tab presses to the board");
+        // The header's five buttons, then the board (once the page has the focus).
+        assert!(presses <= 7, "{presses} Tab presses to the board");
         // The stop is a piece that can move, named with its targets.
         let focused = page.eval(FOCUSED).await;
         assert_eq!(focused[0], json!("h2"), "{focused}");
@@ -2834,7 +2836,7 @@ fn arrows_and_circles_are_drawn_by_right_drags_in_colours_and_kept_per_position(
         let drawn: std::collections::BTreeSet<String> =
             ["green d4-d6", "red e4-e4", "blue a3-c3", "yellow f5-f5"].map(String::from).into();
         assert_eq!(shapes(&mut page).await, drawn);
-        page.screenshot_view(&screenshot_dir().join("arrows.png")).await;
+        page.screenshot(&screenshot_dir().join("arrows.png")).await;
         // The same again rubs one out.
         drag(&mut page, "right", "f5", "f5", 2).await;
         let mut kept = drawn.clone();
@@ -2853,5 +2855,106 @@ fn arrows_and_circles_are_drawn_by_right_drags_in_colours_and_kept_per_position(
         page.click_cell("e5").await;
         assert!(shapes(&mut page).await.is_empty());
         assert_eq!(page.moves().await.len(), 1, "no move made");
+    });
+}
+
+// ----- appearance (issue 33, item 6) -----
+
+/// Counts the tones (their pitches) and the move animations (their lengths)
+/// the page starts from now on.
+const RECORD_SOUNDS_AND_ANIMATIONS: &str = "(() => { window.tones = []; window.animations = []; \
+    const start = OscillatorNode.prototype.start; \
+    OscillatorNode.prototype.start = function (...a) { window.tones.push(this.frequency.value); return start.apply(this, a); }; \
+    const animate = Element.prototype.animate; \
+    Element.prototype.animate = function (k, o) { window.animations.push(o.duration); return animate.call(this, k, o); }; })()";
+
+/// The colours the board's squares are drawn in.
+const SQUARE_COLOURS: &str = "[...new Set([...document.querySelectorAll('#cells [data-cell] polygon:first-child')]\
+    .map(p => getComputedStyle(p).fill))].sort()";
+
+#[test]
+fn appearance_themes_coordinates_zen_animation_and_sounds_are_chosen_by_keys_and_kept() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("appearance").await;
+        page.open(&server).await;
+        page.new_game("otrazhenie", "standard", ["", ""], "1", 0, "B7/8/8/3B4/8/8/7W/W7 w").await;
+        page.wait("document.body.dataset.phase === 'human'", "the position").await;
+        let game_colours = page.eval(SQUARE_COLOURS).await;
+        page.click("#open-appearance").await;
+        for (field, letter) in
+            [("Page", "d"), ("Board", "c"), ("Pieces", "s"), ("Move animation", "s")]
+        {
+            ax_tab_to(&mut page, "combobox", field).await;
+            type_key(&mut page, letter).await;
+        }
+        ax_tab_to(&mut page, "checkbox", "Coordinates").await;
+        page.key(" ", "Space", 32).await;
+        page.key("Escape", "Escape", 27).await;
+        page.wait("!document.getElementById('appearance-dialog').open", "the dialog to close")
+            .await;
+        let chosen = "[document.documentElement.dataset.theme, getComputedStyle(document.body).backgroundColor, \
+            document.querySelectorAll('#pieces .side').length, \
+            [...document.querySelectorAll('#labels text')].filter(t => getComputedStyle(t).display !== 'none').length]";
+        let shown = page.eval(chosen).await;
+        assert_eq!(shown[0], json!("dark"), "{shown}");
+        let (r, g) =
+            rgb(&page.eval("getComputedStyle(document.documentElement).backgroundColor").await);
+        assert!(r < 60 && g < 60, "a dark page");
+        assert_eq!(shown[2], json!(4), "each piece marked by its side's shape: {shown}");
+        assert_eq!(shown[3], json!(0), "no coordinates: {shown}");
+        assert_eq!(
+            page.eval(SQUARE_COLOURS).await,
+            json!(["rgb(107, 107, 107)", "rgb(255, 255, 255)"])
+        );
+        page.screenshot(&screenshot_dir().join("appearance-dark-contrast.png")).await;
+        // A capture sounds lower than a move; moves are animated slowly.
+        page.click("#sound").await;
+        page.eval(RECORD_SOUNDS_AND_ANIMATIONS).await;
+        page.click_cell("h2").await;
+        page.click_cell("h1").await;
+        page.click("#chooser [data-move='h2-h1xd5']").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 1", "the capture")
+            .await;
+        page.click_cell("a8").await;
+        page.click_cell("b8").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 2", "the move").await;
+        assert_eq!(page.eval("window.tones").await, json!([330, 660]));
+        assert_eq!(page.eval("window.animations").await, json!([400, 400]));
+        // Zen mode: the board alone, by the key z and back.
+        page.eval("document.activeElement.blur()").await;
+        page.key("z", "KeyZ", 90).await;
+        let hidden = "getComputedStyle(document.querySelector('aside')).display === 'none' \
+            && getComputedStyle(document.querySelector('header')).display === 'none'";
+        assert_eq!(page.eval(hidden).await, json!(true));
+        page.screenshot_view(&screenshot_dir().join("zen.png")).await;
+        page.key("z", "KeyZ", 90).await;
+        assert_eq!(page.eval(hidden).await, json!(false));
+        // Kept over a reload; the game's own colours come back when chosen.
+        page.reload("document.body?.dataset.phase === 'human'").await;
+        assert_eq!(page.eval(chosen).await[0], json!("dark"));
+        assert_eq!(page.eval(SQUARE_COLOURS).await.as_array().map(Vec::len), Some(2));
+        assert_ne!(page.eval(SQUARE_COLOURS).await, game_colours);
+        page.click("#open-appearance").await;
+        ax_tab_to(&mut page, "combobox", "Board").await;
+        type_key(&mut page, "a").await;
+        page.key("Escape", "Escape", 27).await;
+        assert_eq!(page.eval(SQUARE_COLOURS).await, game_colours);
+
+        // A person's clock running low: a high tone and words, once.
+        page.click("#open-setup").await;
+        page.eval("document.getElementById('clock-base').value = '0.1'").await;
+        page.new_game("otrazhenie", "standard", ["", "alphabeta"], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        page.eval(RECORD_SOUNDS_AND_ANIMATIONS).await;
+        page.wait(
+            "document.getElementById('announce').innerText.includes('seconds left')",
+            "the warning",
+        )
+        .await;
+        assert!(page.text("announce").await.starts_with("White: "));
+        assert_eq!(page.eval("window.tones").await, json!([990]));
+        page.wait("document.body.dataset.phase === 'over'", "the flag").await;
+        assert_eq!(page.eval("window.tones").await, json!([990]), "told once");
     });
 }

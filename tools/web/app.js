@@ -109,6 +109,7 @@ const handlers = {
     resignArmed = false;
     premove = [];
     shapes = new Map();
+    lowTimeTold = new Set();
     for (const n of [1, 2]) $(`analysis-${n}`).textContent = "";
     const people = settings.sides.filter((s) => !s.engine).length;
     // The person's view from below: flip when the person plays player 2 alone.
@@ -145,7 +146,7 @@ const handlers = {
     render();
     if (moved && viewPly === null) {
       animate(lastPath);
-      beep();
+      beep(captured(previous, state) ? "capture" : "move");
     }
     tellChange(previous, moved);
     if (phase() === "human") playPremove();
@@ -202,6 +203,69 @@ const handlers = {
     showError(message.message, message.restart);
   },
 };
+
+// ----- appearance: themes, coordinates, zen mode, animation -----
+
+const APPEARANCE_DEFAULTS = { theme: "system", board: "game", pieces: "flat", animation: 150, coordinates: true, zen: false };
+let appearance = { ...APPEARANCE_DEFAULTS };
+try {
+  appearance = { ...APPEARANCE_DEFAULTS, ...JSON.parse(localStorage.getItem("igroteka-appearance") ?? "{}") };
+} catch {
+  // A damaged setting: the defaults.
+}
+
+// Board themes: the lightest of the game's colours becomes the theme's light
+// one, the darkest its dark one, those between in between.
+const BOARD_THEMES = { green: ["#eeeed2", "#769656"], blue: ["#dee3e6", "#7f9bb0"], contrast: ["#ffffff", "#6b6b6b"] };
+function classColour(name) {
+  const own = board.classes[name] ?? "#cccccc";
+  const theme = BOARD_THEMES[appearance.board];
+  if (!theme) return own;
+  const order = Object.values(board.classes).map(luminance).sort((a, b) => b - a);
+  const t = order.length > 1 ? order.indexOf(luminance(own)) / (order.length - 1) : 0;
+  const [light, dark] = theme.map((c) => [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16)));
+  return `#${light.map((v, i) => Math.round(v + (dark[i] - v) * t).toString(16).padStart(2, "0")).join("")}`;
+}
+
+const systemDark = matchMedia("(prefers-color-scheme: dark)");
+function applyAppearance() {
+  const dark = appearance.theme === "dark" || (appearance.theme === "system" && systemDark.matches);
+  document.documentElement.dataset.theme = dark ? "dark" : "light";
+  document.body.classList.toggle("zen", appearance.zen);
+  $("theme").value = appearance.theme;
+  $("board-theme").value = appearance.board;
+  $("piece-theme").value = appearance.pieces;
+  $("animation").value = String(appearance.animation);
+  $("coordinates").checked = appearance.coordinates;
+  $("zen").checked = appearance.zen;
+  if (board) {
+    drawBoard();
+    if (state) render();
+  }
+}
+
+function setAppearance(change) {
+  appearance = { ...appearance, ...change };
+  localStorage.setItem("igroteka-appearance", JSON.stringify(appearance));
+  applyAppearance();
+}
+
+systemDark.addEventListener("change", applyAppearance);
+$("open-appearance").onclick = () => $("appearance-dialog").showModal();
+$("theme").onchange = () => setAppearance({ theme: $("theme").value });
+$("board-theme").onchange = () => setAppearance({ board: $("board-theme").value });
+$("piece-theme").onchange = () => setAppearance({ pieces: $("piece-theme").value });
+$("animation").onchange = () => setAppearance({ animation: Number($("animation").value) });
+$("coordinates").onchange = () => setAppearance({ coordinates: $("coordinates").checked });
+$("zen").onchange = () => setAppearance({ zen: $("zen").checked });
+$("exit-zen").onclick = () => setAppearance({ zen: false });
+applyAppearance();
+
+// A capture: the side that did not move has fewer pieces on the board.
+function captured(before, after) {
+  const count = (position, owner) => position.pieces.cells.reduce((n, c) => n + c.stack.filter((p) => p.owner === owner).length, 0);
+  return count(after, after.to_move) < count(before, after.to_move);
+}
 
 // ----- what a screen reader is told -----
 
@@ -475,6 +539,7 @@ function drawBoard() {
   document.documentElement.style.setProperty("--p1", playerColour(1));
   document.documentElement.style.setProperty("--p2", playerColour(2));
   $("board-area").classList.toggle("flipped", flipped);
+  svg.classList.toggle("no-coordinates", !appearance.coordinates);
   $("flip").setAttribute("aria-pressed", String(flipped));
   cellInfo = new Map();
   const cells = el("g", { id: "cells", role: "presentation" }, svg);
@@ -492,7 +557,7 @@ function drawBoard() {
     }
     const group = el("g", { class: "cell", "data-cell": cell.name, tabindex: "-1", role: "gridcell", "aria-selected": "false" }, row);
     const polygon = cell.polygon.map(([px, py]) => at(px, py));
-    const fill = board.classes[cell.class] ?? "#ccc";
+    const fill = classColour(cell.class);
     el("polygon", { points: polygon.map((p) => p.join(",")).join(" "), fill }, group);
     // The marks inside the cell, in inks that stand out from its colour.
     const inset = polygon.map(([px, py]) => [x + (px - x) * 0.9, y + (py - y) * 0.9]);
@@ -531,9 +596,9 @@ function drawBoard() {
 function drawLegend() {
   const legend = $("legend");
   legend.replaceChildren();
-  for (const [name, colour] of Object.entries(board.classes)) {
+  for (const name of Object.keys(board.classes)) {
     const item = document.createElement("span");
-    item.style.setProperty("--swatch", colour);
+    item.style.setProperty("--swatch", classColour(name));
     item.textContent = name;
     legend.append(item);
   }
@@ -616,7 +681,19 @@ function drawStack(layer, name, info, stack, plain) {
     const y = base - i * step;
     const colour = playerColour(piece.owner);
     const group = el("g", { class: "piece", "data-owner": piece.owner, "data-kind": piece.kind }, tower);
-    el("circle", { cx: info.x, cy: y, r, fill: colour, "stroke-width": r * 0.08 }, group);
+    const disc = el("circle", { cx: info.x, cy: y, r, fill: colour, "stroke-width": r * 0.08 }, group);
+    if (appearance.pieces === "outlined") {
+      disc.setAttribute("stroke-width", r * 0.16);
+      disc.setAttribute("stroke", ink(colour));
+    }
+    // Shapes tell the sides apart without their colours: a dot for player 1,
+    // a square for player 2, low on the top piece.
+    if (appearance.pieces === "shapes" && i === shown.length - 1) {
+      const [sx, sy, size] = [info.x, y + r * 0.62, r * 0.2];
+      const side = { class: "side", fill: ink(colour) };
+      if (piece.owner === 1) el("circle", { ...side, cx: sx, cy: sy, r: size }, group);
+      else el("rect", { ...side, x: sx - size, y: sy - size, width: size * 2, height: size * 2 }, group);
+    }
     if (i === shown.length - 1 && piece.kind !== plain) {
       el("circle", { cx: info.x, cy: y, r: r * 0.62, fill: "none", stroke: ink(colour), "stroke-width": r * 0.08 }, group);
       const text = el("text", { x: info.x, y, fill: ink(colour), "font-size": r * 0.85 }, group);
@@ -780,8 +857,22 @@ function tickClocks() {
     const left = clockLeft(n);
     clock.textContent = clockText(left);
     clock.classList.toggle("ticking", state.ticking === n);
-    clock.classList.toggle("low", left < 10000);
+    const low = left < lowTime(n);
+    clock.classList.toggle("low", low);
+    // A person's clock running low is told once a game: a tone and words.
+    if (low && state.ticking === n && !settings.sides[n - 1].engine && !lowTimeTold.has(n)) {
+      lowTimeTold.add(n);
+      beep("lowTime");
+      announce(`${playerName(n)}: ${Math.ceil(left / 1000)} seconds left.`);
+    }
   }
+}
+
+// Low time: 10 s, or a quarter of a shorter clock's time.
+let lowTimeTold = new Set();
+function lowTime(n) {
+  const base = settings?.sides[n - 1].clock?.base_ms ?? 40000;
+  return Math.min(10000, base / 4);
 }
 setInterval(tickClocks, 100);
 
@@ -1214,6 +1305,7 @@ document.addEventListener("keydown", (event) => {
   else if (event.key === "Home") navigateTo(0);
   else if (event.key === "End") goLive();
   else if (event.key === "f") flip();
+  else if (event.key === "z") setAppearance({ zen: !appearance.zen });
   else return;
   event.preventDefault();
 });
@@ -1249,29 +1341,32 @@ function lastMovePath(previous, current) {
 }
 
 function animate(path) {
-  if (path.length < 2 || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  if (path.length < 2 || appearance.animation === 0 || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
   const from = cellInfo.get(path[0]);
   const to = cellInfo.get(path[path.length - 1]);
   const stack = $("pieces").querySelector(`[data-at="${CSS.escape(path[path.length - 1])}"]`);
   if (!from || !to || !stack) return;
   const dx = from.x - to.x;
   const dy = from.y - to.y;
-  stack.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }], { duration: 150, easing: "ease-out" });
+  stack.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }], { duration: appearance.animation, easing: "ease-out" });
 }
 
+// A move's tone, a capture's (lower, longer) and the low-time warning's (high).
+const TONES = { move: 660, capture: 330, lowTime: 990 };
 let audio = null;
-function beep() {
+function beep(kind = "move") {
   if (!soundOn) return;
   try {
     audio ??= new AudioContext();
     const tone = audio.createOscillator();
     const gain = audio.createGain();
-    tone.frequency.value = 660;
+    const length = kind === "move" ? 0.08 : 0.16;
+    tone.frequency.value = TONES[kind];
     gain.gain.setValueAtTime(0.15, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.08);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + length);
     tone.connect(gain).connect(audio.destination);
     tone.start();
-    tone.stop(audio.currentTime + 0.08);
+    tone.stop(audio.currentTime + length);
   } catch {
     // No sound here.
   }

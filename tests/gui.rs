@@ -1491,17 +1491,7 @@ fn a_move_is_made_by_drag_and_drop_and_by_keys() {
         page.new_game("stykovka", "standard", ["", ""], "1", 0, "").await;
         page.wait("document.body.dataset.phase === 'human'", "the game").await;
         // Drag: press on the piece, move with the button held, release on the target.
-        let (x0, y0) = page.cell_point(&path[0]).await;
-        let (x1, y1) = page.cell_point(&path[1]).await;
-        let mouse = |kind: &str, x: f64, y: f64, buttons: u32| json!({"type": kind, "x": x, "y": y, "button": "left", "buttons": buttons, "clickCount": 1});
-        page.call("Input.dispatchMouseEvent", mouse("mouseMoved", x0, y0, 0)).await;
-        page.call("Input.dispatchMouseEvent", mouse("mousePressed", x0, y0, 1)).await;
-        for i in 1..=5 {
-            let t = f64::from(i) / 5.0;
-            let params = mouse("mouseMoved", x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, 1);
-            page.call("Input.dispatchMouseEvent", params).await;
-        }
-        page.call("Input.dispatchMouseEvent", mouse("mouseReleased", x1, y1, 0)).await;
+        drag(&mut page, "left", &path[0], &path[1], 0).await;
         page.wait(
             "document.querySelectorAll('#moves [data-move]').length === 1",
             "the dragged move",
@@ -1570,6 +1560,29 @@ fn a_person_whose_clock_runs_out_loses_on_time() {
     });
 }
 
+/// The wait before each engine's search, chosen in the Speed list.
+async fn engine_delay(page: &mut Page, ms: u32) {
+    let script = format!(
+        "(() => {{ const s = document.getElementById('speed'); s.value = '{ms}'; \
+         s.dispatchEvent(new Event('change')); }})()"
+    );
+    page.eval(&script).await;
+}
+
+/// Random against random in `game`, half a second between moves, paused
+/// after two moves or more.
+async fn watch_and_pause(page: &mut Page, game: &str) {
+    engine_delay(page, 500).await;
+    page.new_game(game, "standard", ["random", "random"], "1", 0, "").await;
+    page.wait("document.querySelectorAll('#moves [data-move]').length >= 2", "moves").await;
+    page.click("#pause").await;
+    page.wait(
+        "document.getElementById('pause').innerText === 'Resume' && !document.getElementById('step').disabled",
+        "the pause",
+    )
+    .await;
+}
+
 #[test]
 fn engine_against_engine_pauses_steps_and_goes_on_after_a_reload() {
     run(async {
@@ -1577,19 +1590,7 @@ fn engine_against_engine_pauses_steps_and_goes_on_after_a_reload() {
         let (_browser, mut page) = launch("pause").await;
         page.open(&server).await;
         // Half a second between moves, so that the game lasts.
-        page.eval(
-            "(() => { const s = document.getElementById('speed'); s.value = '500'; \
-             s.dispatchEvent(new Event('change')); })()",
-        )
-        .await;
-        page.new_game("hexdraughts", "standard", ["random", "random"], "1", 0, "").await;
-        page.wait("document.querySelectorAll('#moves [data-move]').length >= 2", "moves").await;
-        page.click("#pause").await;
-        page.wait(
-            "document.getElementById('pause').innerText === 'Resume' && !document.getElementById('step').disabled",
-            "the pause",
-        )
-        .await;
+        watch_and_pause(&mut page, "hexdraughts").await;
         // Analysis is shown for engines: an evaluation bar and a graph, each
         // naming the side it favours.
         page.wait("!document.getElementById('evalbar').hidden && document.getElementById('evalbar').title.startsWith('Evaluation: ')", "the evaluation bar").await;
@@ -1934,6 +1935,7 @@ fn dark_mode_follows_the_system_with_readable_text() {
         )
         .await;
         page.screenshot_view(&screenshot_dir().join("dark.png")).await;
+        page.screenshot(&screenshot_dir().join("dark-theme.png")).await;
         page.click("#open-setup").await;
         page.wait("document.getElementById('setup-dialog').open", "the dialog").await;
         page.screenshot_view(&screenshot_dir().join("dark-setup.png")).await;
@@ -2084,5 +2086,875 @@ fn the_sound_toggle_is_remembered_and_sounds_a_move_only_when_on() {
         assert_eq!(page.eval("window.tones").await, json!(2), "no tone with the sound off");
         page.reload("document.body?.dataset.phase === 'human'").await;
         assert_eq!(page.text("sound").await, "Sound off");
+    });
+}
+
+// ----- the defects of issue 33, each by real input -----
+
+/// Where the page overflows the window at this size: the document's extra
+/// height and width, the aside's extra width, and the chooser's parts outside.
+const OVERFLOW: &str = "(() => { const d = document.documentElement, a = document.querySelector('aside'); \
+    const c = document.getElementById('chooser').getBoundingClientRect(); \
+    return {taller: d.scrollHeight - innerHeight, wider: d.scrollWidth - d.clientWidth, \
+      aside_wider: a.scrollWidth - a.clientWidth, \
+      chooser_out: document.getElementById('chooser').hidden ? 0 : \
+        Math.max(0, -c.top, -c.left, c.bottom - innerHeight, c.right - innerWidth)}; })()";
+
+#[test]
+fn the_page_fits_the_window_with_the_chooser_and_the_analysis_in_view() {
+    // White's h2-h1 is two moves (a plain one and a capture into d5).
+    let fen = "B7/8/8/3B4/8/8/7W/W7 w";
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("fit").await;
+        for (width, height, mobile) in
+            [(1366, 768, false), (1280, 720, false), (1920, 1080, false), (390, 844, true)]
+        {
+            page.screen(width, height, mobile).await;
+            page.open(&server).await;
+            page.new_game("otrazhenie", "standard", ["", ""], "1", 0, fen).await;
+            page.wait("document.body.dataset.phase === 'human'", "the position").await;
+            page.click_cell("h2").await;
+            page.click_cell("h1").await;
+            page.wait("!document.getElementById('chooser').hidden", "the chooser").await;
+            page.eval("window.scrollTo(0, 0)").await;
+            let overflow = page.eval(OVERFLOW).await;
+            let at = format!("{width}x{height}: {overflow}");
+            if !mobile {
+                // A laptop shows the whole page: no scrolling.
+                assert!(overflow["taller"].as_f64() <= Some(0.0), "{at}");
+            }
+            assert_eq!(overflow["chooser_out"], json!(0), "{at}");
+            assert!(overflow["wider"].as_f64() <= Some(0.0), "{at}");
+            page.screenshot_view(&screenshot_dir().join(format!("fit-{width}x{height}.png"))).await;
+            // Analysis open: nothing gets wider than the window.
+            page.click("#analysis-box summary").await;
+            page.wait("document.getElementById('analysis-box').open", "the analysis").await;
+            let overflow = page.eval(OVERFLOW).await;
+            let at = format!("{width}x{height} with the analysis: {overflow}");
+            assert!(overflow["wider"].as_f64() <= Some(0.0), "{at}");
+            assert!(overflow["aside_wider"].as_f64() <= Some(0.0), "{at}");
+            if !mobile {
+                assert!(overflow["taller"].as_f64() <= Some(0.0), "{at}");
+            }
+        }
+    });
+}
+
+#[test]
+fn a_refused_new_game_leaves_no_error_bar_behind_and_a_win_in_one_is_one_ply_in_readable_words() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("refused").await;
+        page.open(&server).await;
+        page.new_game("otrazhenie", "standard", ["", ""], "1", 0, "this is no position").await;
+        page.wait("!document.getElementById('setup-error').hidden", "the refusal").await;
+        page.click("#cancel-setup").await;
+        assert_eq!(page.eval("document.getElementById('error').hidden").await, json!(true));
+        // White takes Black's last piece: the engine says it wins in 1.
+        page.new_game(
+            "otrazhenie",
+            "standard",
+            ["alphabeta", "random"],
+            "3",
+            0,
+            "8/8/8/3B4/8/8/7W/W7 w",
+        )
+        .await;
+        page.wait("document.body.dataset.phase === 'over'", "the capture").await;
+        assert_eq!(page.text("evaltext").await, "White wins in 1 ply");
+        // Readable on the bar (it was 2.8:1).
+        let (low, contrasts) =
+            low_contrasts(&mut page, &json!([["evaluation", "#evaltext"]])).await;
+        assert!(low.is_empty(), "{contrasts}");
+    });
+}
+
+/// The moves the page's address holds.
+async fn address_moves(page: &mut Page) -> usize {
+    let moves = page
+        .eval("JSON.parse(decodeURIComponent(location.hash.slice('#game='.length))).moves.length")
+        .await;
+    usize::try_from(moves.as_u64().expect("a count")).expect("a count")
+}
+
+#[test]
+fn the_address_keeps_up_with_engines_at_full_speed() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("address").await;
+        page.open(&server).await;
+        page.new_game("otrazhenie", "standard", ["random", "random"], "1", 300, "").await;
+        page.wait("document.body.dataset.phase === 'over'", "the end").await;
+        let played = page.moves().await.len();
+        assert!(played > 200, "a long game: {played} plies");
+        // The last change reaches the address within a tenth of a second.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(address_moves(&mut page).await, played);
+        page.reload("document.body?.dataset.phase === 'over'").await;
+        assert_eq!(page.moves().await.len(), played);
+    });
+}
+
+#[test]
+fn a_paused_engine_game_stays_paused_at_the_viewed_ply_after_a_reload() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("paused-reload").await;
+        page.open(&server).await;
+        watch_and_pause(&mut page, "otrazhenie").await;
+        let held = page.moves().await;
+        // A move back.
+        page.click("#nav-prev").await;
+        let viewed = held.len() - 1;
+        let status = format!("Move {viewed} of {}", held.len());
+        page.wait(
+            &format!("document.getElementById('status').innerText.startsWith({status:?})"),
+            "history",
+        )
+        .await;
+        let position = position_text(&mut page).await;
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        page.reload(
+            "document.body?.dataset.phase === 'thinking' \
+             && document.querySelectorAll('#moves [data-move]').length > 0",
+        )
+        .await;
+        page.wait(
+            &format!("document.getElementById('position').value === {position:?}"),
+            "the viewed ply",
+        )
+        .await;
+        assert!(page.text("status").await.starts_with(&status));
+        assert_eq!(page.text("pause").await, "Resume");
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        assert_eq!(page.moves().await, held, "no move while paused");
+        // Resumed, the engines play on.
+        page.click("#pause").await;
+        page.wait(
+            &format!("document.querySelectorAll('#moves [data-move]').length > {}", held.len()),
+            "play again",
+        )
+        .await;
+    });
+}
+
+/// A stack made by Focus's first move, and a move of Black's that leaves it:
+/// White to move with a stack of 2 of its own. The moves and the stack's cell.
+fn focus_stack() -> (Vec<String>, String) {
+    let mut referee = Engine::start("focus", "standard");
+    let paths = referee.json("movepaths");
+    let first = paths["moves"].as_array().expect("moves").iter().find_map(|m| {
+        let path = m["path"].as_array()?;
+        let step = (m["move"].as_str()?.to_owned(), path.get(1)?.as_str()?.to_owned());
+        (path.len() == 2).then_some(step)
+    });
+    let (first, stack) = first.expect("a one-step move");
+    referee.send(&format!("position startpos moves {first}"));
+    let paths = referee.json("movepaths");
+    let reply = paths["moves"].as_array().expect("moves").iter().find_map(|m| {
+        let path = m["path"].as_array()?;
+        let away = !path.iter().any(|c| c == &json!(stack));
+        m["move"].as_str().filter(|_| away).map(str::to_owned)
+    });
+    (vec![first, reply.expect("a reply away from the stack")], stack)
+}
+
+/// The viewport point of the height badge of the stack on `cell`.
+async fn badge_point(page: &mut Page, cell: &str) -> (f64, f64) {
+    let script = format!(
+        "(() => {{ const b = document.querySelector('#pieces [data-at=\"{cell}\"] > circle').getBoundingClientRect(); \
+         return [b.x + b.width / 2, b.y + b.height / 2]; }})()"
+    );
+    let point = page.eval(&script).await;
+    (point[0].as_f64().expect("x"), point[1].as_f64().expect("y"))
+}
+
+#[test]
+fn a_click_on_a_stacks_badge_selects_it_and_every_tap_tells_its_make_up() {
+    let (moves, stack) = focus_stack();
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("badge").await;
+        page.open(&server).await;
+        page.new_game("focus", "standard", ["", ""], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        for (n, played) in moves.iter().enumerate() {
+            let path: Vec<&str> = played.split('-').collect();
+            for cell in path {
+                page.click_cell(cell).await;
+            }
+            page.wait(
+                &format!("document.querySelectorAll('#moves [data-move]').length === {} && document.body.dataset.phase === 'human'", n + 1),
+                "the move",
+            )
+            .await;
+        }
+        let (x, y) = badge_point(&mut page, &stack).await;
+        page.click_at(x, y).await;
+        assert_eq!(cells(&mut page, "#cells [data-cell].selected").await, [stack.clone()].into());
+        assert!(!cells(&mut page, "#targets [data-target]").await.is_empty(), "its targets");
+        page.key("Escape", "Escape", 27).await;
+        // A phone: each tap on the stack tells what it is made of.
+        page.screen(390, 844, true).await;
+        page.call(
+            "Emulation.setTouchEmulationEnabled",
+            json!({"enabled": true, "maxTouchPoints": 1}),
+        )
+        .await;
+        let told = format!("{stack}: a stack of 2");
+        for tap in 1..=3 {
+            let (x, y) = page.cell_point(&stack).await;
+            for (kind, points) in
+                [("touchStart", json!([{"x": x, "y": y}])), ("touchEnd", json!([]))]
+            {
+                page.call("Input.dispatchTouchEvent", json!({"type": kind, "touchPoints": points}))
+                    .await;
+            }
+            page.wait("document.body.dataset.phase === 'human'", "the tap").await;
+            let shown = page.text("cellinfo").await;
+            assert!(shown.starts_with(&told), "tap {tap}: {shown:?}");
+        }
+    });
+}
+
+// ----- accessibility (issue 33): keys, names, announcements, contrast -----
+
+/// What has the keyboard's focus: its cell, id or tag, and its accessible
+/// name (`aria-label`, else its text).
+const FOCUSED: &str = "(() => { const e = document.activeElement; \
+    return [e?.dataset?.cell ?? (e?.id || e?.tagName), e?.getAttribute('aria-label') ?? e?.textContent ?? '']; })()";
+
+/// Presses Tab until `done` (JavaScript) holds; how many presses (panics
+/// after `most`).
+async fn tabs_until(page: &mut Page, done: &str, most: usize) -> usize {
+    for presses in 1..=most {
+        page.key("Tab", "Tab", 9).await;
+        if page.eval(done).await == json!(true) {
+            return presses;
+        }
+    }
+    panic!("{done} after {most} Tab presses; the focus is on {}", page.eval(FOCUSED).await);
+}
+
+/// `text` typed in a text field, then Enter (a key with its text, so that
+/// it submits a form or presses a button).
+async fn enter_text(page: &mut Page, text: &str) {
+    if !text.is_empty() {
+        page.call("Input.insertText", json!({ "text": text })).await;
+    }
+    for kind in ["keyDown", "keyUp"] {
+        let params = json!({"type": kind, "key": "Enter", "code": "Enter", "text": "\r",
+            "windowsVirtualKeyCode": 13, "nativeVirtualKeyCode": 13});
+        page.call("Input.dispatchKeyEvent", params).await;
+    }
+}
+
+const ON_THE_BOARD: &str = "!!document.activeElement?.closest?.('#cells [data-cell]')";
+
+#[test]
+fn the_board_is_one_tab_stop_and_drops_the_chooser_and_typed_moves_are_made_by_keys() {
+    let mut referee = Engine::start("focus", "standard");
+    let start = referee.query("fen");
+    let fen = start.replacen("/b,", "/1,", 1).replace("reserve 0 0", "reserve 1 0");
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("keys").await;
+        page.open(&server).await;
+        // Otrazhenie's h2-h1 is two moves: the chooser is the next stop.
+        page.new_game(
+            "otrazhenie",
+            "standard",
+            ["", "alphabeta"],
+            "1",
+            0,
+            "B7/8/8/3B4/8/8/7W/W7 w",
+        )
+        .await;
+        page.wait("document.body.dataset.phase === 'human'", "the position").await;
+        let presses = tabs_until(&mut page, ON_THE_BOARD, 12).await;
+        // The header's five buttons, then the board (once the page has the focus).
+        assert!(presses <= 7, "{presses} Tab presses to the board");
+        // The stop is a piece that can move, named with its targets.
+        let focused = page.eval(FOCUSED).await;
+        assert_eq!(focused[0], json!("h2"), "{focused}");
+        assert!(focused[1].as_str().is_some_and(|n| n.contains("can move to h3")), "{focused}");
+        page.key("Enter", "Enter", 13).await;
+        assert_eq!(
+            page.eval("document.querySelector('[data-cell=\"h2\"]').getAttribute('aria-selected')")
+                .await,
+            json!("true")
+        );
+        page.key("ArrowDown", "ArrowDown", 40).await;
+        page.key("Enter", "Enter", 13).await;
+        page.wait("!document.getElementById('chooser').hidden", "the chooser").await;
+        let focused = page.eval(FOCUSED).await;
+        assert_eq!(focused[0], json!("BUTTON"), "the chooser has the focus: {focused}");
+        assert!(page.text("announce").await.starts_with("Which move? h2-h1, h2-h1xd5"));
+        // Escape returns to the board; one Tab leaves it.
+        page.key("Escape", "Escape", 27).await;
+        assert_eq!(page.eval(FOCUSED).await[0], json!("h1"));
+        page.key("Tab", "Tab", 9).await;
+        assert_eq!(page.eval(ON_THE_BOARD).await, json!(false), "one Tab leaves the board");
+        // A move typed in the game's notation; a wrong one is told.
+        page.click("#move-text").await;
+        enter_text(&mut page, "h2-h9").await;
+        page.wait("document.getElementById('move-text-note').innerText !== ''", "the refusal")
+            .await;
+        assert_eq!(page.text("announce").await, "h2-h9 is not a legal move here.");
+        page.eval("document.getElementById('move-text').select()").await;
+        enter_text(&mut page, "h2-h1xd5").await;
+        page.wait(
+            "document.querySelectorAll('#moves [data-move]').length === 2 && document.body.dataset.phase === 'human'",
+            "the typed move and the answer",
+        )
+        .await;
+        assert_eq!(page.moves().await[0], "h2-h1xd5");
+        // The engine's move is told.
+        let told = page.text("announce").await;
+        assert!(told.starts_with("Black played ") && told.ends_with("White to move."), "{told}");
+
+        // Focus: a drop, by keys alone, from the reserve's button.
+        page.new_game("focus", "standard", ["", ""], "1", 0, &fen).await;
+        page.wait("document.body.dataset.phase === 'human'", "the pasted position").await;
+        page.eval("document.activeElement.blur()").await;
+        tabs_until(&mut page, "document.activeElement?.getAttribute('role') === 'button'", 40)
+            .await;
+        let focused = page.eval(FOCUSED).await;
+        assert_eq!(focused[1], json!("Drop from Black's reserve"), "{focused}");
+        page.key("Enter", "Enter", 13).await;
+        let focused = page.eval(FOCUSED).await;
+        assert!(focused[1].as_str().is_some_and(|n| n.ends_with("move here")), "{focused}");
+        page.key("Enter", "Enter", 13).await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 1", "the drop").await;
+        let drop = page.moves().await.remove(0);
+        assert!(drop.starts_with('@'), "{drop}");
+        // A click on a piece that cannot move says where moves start.
+        referee.send(&format!("position fen {fen} moves {drop}"));
+        let starts: std::collections::BTreeSet<String> = referee.json("movepaths")["moves"]
+            .as_array()
+            .expect("moves")
+            .iter()
+            .filter_map(|m| m["path"][0].as_str().map(str::to_owned))
+            .collect();
+        let stuck = drop.trim_start_matches('@').to_owned();
+        assert!(!starts.contains(&stuck), "{stuck} in {starts:?}");
+        page.click_cell(&stuck).await;
+        let told = page.text("announce").await;
+        assert!(told.starts_with(&format!("No move starts on {stuck}. Moves start on ")), "{told}");
+    });
+}
+
+/// The contrast of each target dot shown with what it is drawn on (its
+/// square, or the piece there), and of each last-move mark (its edge or its
+/// tint, whichever stands out more) with its square, by name; colours with
+/// alpha are laid over what is behind them first.
+const MARK_CONTRASTS: &str = "(() => { \
+    const rgba = (c) => { const v = c.match(/[\\d.]+/g)?.map(Number) ?? []; return v.length === 3 ? [...v, 1] : v; }; \
+    const over = (f, b) => f.length < 4 ? null : [0, 1, 2].map((i) => f[i] * f[3] + b[i] * (1 - f[3])); \
+    const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }; \
+      return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); }; \
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); }; \
+    const square = (name) => rgba(getComputedStyle(document.querySelector('#cells [data-cell=\"' + name + '\"] polygon')).fill); \
+    const out = {}; \
+    const under = (name) => { const top = document.querySelector('#pieces [data-at=\"' + name + '\"] > g.piece:last-of-type > circle'); \
+      return top ? rgba(getComputedStyle(top).fill) : square(name); }; \
+    for (const t of document.querySelectorAll('#targets [data-target]')) { const s = under(t.dataset.target); \
+      out['target ' + t.dataset.target] = ratio(over(rgba(getComputedStyle(t).fill), s), s); } \
+    for (const g of document.querySelectorAll('#cells .last')) { const s = square(g.dataset.cell); \
+      const m = getComputedStyle(g.querySelector('.mark')); \
+      const parts = [m.fill, m.stroke].map(rgba).filter((c) => c.length === 4 && c[3] > 0).map((c) => ratio(over(c, s), s)); \
+      out['last ' + g.dataset.cell] = Math.max(0, ...parts); } \
+    return out; })()";
+
+#[test]
+fn target_dots_and_last_move_marks_stand_out_by_3_to_1() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("marks").await;
+        page.open(&server).await;
+        for (game, variants) in serve_support::games() {
+            let variant = &variants[0];
+            let mut referee = Engine::start(&game, variant);
+            page.new_game(&game, variant, ["", ""], "1", 0, "").await;
+            page.wait("document.body.dataset.phase === 'human'", "the game").await;
+            // A move by clicks; then the next mover's pieces, one after another, selected.
+            let played = click_first_move(&mut page, &mut referee, "").await;
+            page.wait("document.querySelectorAll('#moves [data-move]').length === 1", "the move")
+                .await;
+            referee.send(&format!("position startpos moves {played}"));
+            let starts = cells(&mut page, "#cells .start").await;
+            let mut measured = serde_json::Map::new();
+            for start in starts.iter().take(6) {
+                page.click_cell(start).await;
+                let ratios = page.eval(MARK_CONTRASTS).await;
+                measured.extend(ratios.as_object().expect("ratios").clone());
+            }
+            assert!(measured.keys().any(|k| k.starts_with("target")), "{game}: {measured:?}");
+            assert!(measured.keys().any(|k| k.starts_with("last")), "{game}: {measured:?}");
+            let low: Vec<_> = measured.iter().filter(|(_, r)| r.as_f64() < Some(3.0)).collect();
+            assert!(low.is_empty(), "{game}: marks below 3:1: {low:?}");
+        }
+    });
+}
+
+// ----- a screen reader's view: the accessibility tree and the keyboard -----
+
+/// The accessibility tree's nodes of `role` (named `name`, when given).
+async fn ax_query(page: &mut Page, role: &str, name: Option<&str>) -> Vec<Value> {
+    let document = page.call("DOM.getDocument", json!({"depth": 0})).await;
+    let mut params = json!({"nodeId": document["root"]["nodeId"], "role": role});
+    if let Some(name) = name {
+        params["accessibleName"] = json!(name);
+    }
+    let found = page.call("Accessibility.queryAXTree", params).await;
+    found["nodes"].as_array().cloned().unwrap_or_default()
+}
+
+fn ax_name(node: &Value) -> String {
+    node["name"]["value"].as_str().unwrap_or_default().to_owned()
+}
+
+/// The role and name of what has the keyboard's focus.
+async fn ax_focused(page: &mut Page) -> (String, String) {
+    let focused =
+        page.call("Runtime.evaluate", json!({"expression": "document.activeElement"})).await;
+    let params = json!({"objectId": focused["result"]["objectId"], "fetchRelatives": false});
+    let tree = page.call("Accessibility.getPartialAXTree", params).await;
+    let nodes = tree["nodes"].as_array().cloned().unwrap_or_default();
+    let node = nodes.iter().find(|n| n["ignored"] != json!(true)).cloned().unwrap_or_default();
+    (node["role"]["value"].as_str().unwrap_or_default().to_owned(), ax_name(&node))
+}
+
+/// What the page's status region (its live announcements) says now.
+async fn ax_status(page: &mut Page) -> String {
+    let Some(status) = ax_query(page, "status", None).await.into_iter().next() else {
+        return String::new();
+    };
+    let children =
+        page.call("Accessibility.getChildAXNodes", json!({"id": status["nodeId"]})).await;
+    let nodes = children["nodes"].as_array().cloned().unwrap_or_default();
+    nodes.iter().map(ax_name).collect::<Vec<_>>().join("")
+}
+
+/// Waits (at most 60 s) until the status region says something `wanted`
+/// holds for; what it says.
+async fn ax_wait_status(page: &mut Page, what: &str, wanted: impl Fn(&str) -> bool) -> String {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let said = ax_status(page).await;
+        if wanted(&said) {
+            return said;
+        }
+        assert!(Instant::now() < deadline, "waited for {what}; the status says {said:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Presses Tab until the focus is on the control of `role` named `name`.
+async fn ax_tab_to(page: &mut Page, role: &str, name: &str) {
+    for _ in 0..60 {
+        if ax_focused(page).await == (role.to_owned(), name.to_owned()) {
+            return;
+        }
+        page.key("Tab", "Tab", 9).await;
+    }
+    panic!("no {role} {name:?} in the Tab order; the focus is on {:?}", ax_focused(page).await);
+}
+
+/// A key that types `text` (as a letter typed into a list box chooses).
+async fn type_key(page: &mut Page, text: &str) {
+    for kind in ["keyDown", "keyUp"] {
+        let params = json!({"type": kind, "key": text, "text": text});
+        page.call("Input.dispatchKeyEvent", params).await;
+    }
+}
+
+/// Replaces what the focused field holds by `text` (Ctrl+A, then typing).
+async fn retype(page: &mut Page, text: &str) {
+    for kind in ["keyDown", "keyUp"] {
+        let params = json!({"type": kind, "key": "a", "code": "KeyA", "modifiers": 2,
+            "windowsVirtualKeyCode": 65, "commands": ["selectAll"]});
+        page.call("Input.dispatchKeyEvent", params).await;
+    }
+    if text.is_empty() {
+        page.key("Backspace", "Backspace", 8).await;
+    } else {
+        page.call("Input.insertText", json!({ "text": text })).await;
+    }
+}
+
+/// A new game by keys in the New game dialog: `game` typed into the game
+/// list (its first letter), a ply cap and a position text.
+async fn new_game_by_keys(page: &mut Page, letter: &str, plies: u32, fen: &str) {
+    ax_tab_to(page, "button", "New game").await;
+    enter_text(page, "").await;
+    ax_tab_to(page, "combobox", "Game").await;
+    type_key(page, letter).await;
+    ax_tab_to(page, "spinbutton", "Ply cap").await;
+    retype(page, &plies.to_string()).await;
+    ax_tab_to(page, "textbox", "Position text").await;
+    retype(page, fen).await;
+    // Enter submits; mid-game it asks first, and Enter confirms.
+    enter_text(page, "").await;
+    if ax_focused(page).await == ("button".to_owned(), "Abandon it and start".to_owned()) {
+        enter_text(page, "").await;
+    }
+}
+
+/// A square's file and rank from the start of its name (`h2: ...`).
+fn square_of(name: &str) -> Option<(i32, i32)> {
+    let file = i32::from(*name.as_bytes().first()?) - i32::from(b'a');
+    let digits: String = name[1..].chars().take_while(char::is_ascii_digit).collect();
+    Some((file, digits.parse().ok()?))
+}
+
+/// Moves the focus over the board by arrow keys to the square `to`.
+async fn arrow_to(page: &mut Page, to: &str) {
+    let goal = square_of(to).expect("a square");
+    for _ in 0..40 {
+        let (role, name) = ax_focused(page).await;
+        assert_eq!(role, "gridcell", "the focus left the board: {name}");
+        let at = square_of(&name).expect("a square's name");
+        let (key, code) = match (goal.0.cmp(&at.0), goal.1.cmp(&at.1)) {
+            (std::cmp::Ordering::Greater, _) => ("ArrowRight", 39),
+            (std::cmp::Ordering::Less, _) => ("ArrowLeft", 37),
+            (_, std::cmp::Ordering::Greater) => ("ArrowUp", 38),
+            (_, std::cmp::Ordering::Less) => ("ArrowDown", 40),
+            _ => return,
+        };
+        page.key(key, key, code).await;
+    }
+    panic!("no way to {to} by arrows");
+}
+
+/// The person's move by keys, as a screen reader user makes it: a square
+/// whose name says it "can move to" somewhere, Enter, the first of those
+/// squares, Enter (and the first choice if a chooser asks).
+async fn move_by_keys(page: &mut Page) {
+    let cells = ax_query(page, "gridcell", None).await;
+    let names: Vec<String> = cells.iter().map(ax_name).collect();
+    let start = names.iter().find(|n| n.contains("can move to ")).expect("a piece that can move");
+    let from = start.split([':', ',', ' ']).next().expect("a square").to_owned();
+    let to =
+        start.split("can move to ").nth(1).expect("targets").split(", ").next().expect("a target");
+    let to = to.to_owned();
+    arrow_to(page, &from).await;
+    page.key("Enter", "Enter", 13).await;
+    let (_, selected) = ax_focused(page).await;
+    assert!(selected.contains("selected"), "{selected}");
+    arrow_to(page, &to).await;
+    page.key("Enter", "Enter", 13).await;
+    let (role, name) = ax_focused(page).await;
+    if role == "button" {
+        assert!(ax_status(page).await.starts_with("Which move?"), "{name}");
+        enter_text(page, "").await;
+    }
+}
+
+/// Plays the person's side (named `me`) to the end by keys on the board,
+/// reading the engine's moves from the status region; the last thing it said.
+async fn play_to_the_end(page: &mut Page, me: &str) -> String {
+    let mut said = String::new();
+    for _ in 0..40 {
+        if !ax_query(page, "button", Some("Rematch")).await.is_empty() {
+            return said;
+        }
+        let before = page.moves().await.len();
+        move_by_keys(page).await;
+        page.wait(
+            &format!(
+                "document.querySelectorAll('#moves [data-move]').length >= {} \
+                 && ['human', 'over'].includes(document.body.dataset.phase)",
+                before + 1
+            ),
+            "the move and the answer",
+        )
+        .await;
+        said = ax_wait_status(page, "the engine's move or the end", |s| {
+            s.contains(" played ")
+                && (s.ends_with(&format!("{me} to move.")) || !s.contains(" to move."))
+        })
+        .await;
+        // What was said is what the move list shows.
+        let last = page.moves().await.pop().expect("a move");
+        assert!(said.contains(&format!(" played {last}.")), "{said:?}, the list ends with {last}");
+    }
+    panic!("no end after 40 moves");
+}
+
+#[test]
+fn two_games_are_played_to_the_end_with_the_accessibility_tree_and_the_keyboard() {
+    let referee = Engine::start("focus", "standard").query("fen");
+    let focus_fen = referee.replacen("/b,", "/1,", 1).replace("reserve 0 0", "reserve 1 0");
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("screen-reader").await;
+        page.call("Accessibility.enable", json!({})).await;
+        page.open(&server).await;
+
+        // Otrazhenie against the engine (the form's default: a second a
+        // move), to a cap of 8 plies. The first move is typed, the others
+        // made on the board. Only keys: no click, no selector for a square.
+        new_game_by_keys(&mut page, "o", 8, "").await;
+        ax_wait_status(&mut page, "the game", |s| s == "White to move.").await;
+        let field = ax_query(&mut page, "combobox", Some("Type a move")).await;
+        assert_eq!(field.len(), 1, "{field:?}");
+        tabs_until(&mut page, "document.activeElement?.id === 'move-text'", 30).await;
+        assert_eq!(ax_focused(&mut page).await, ("combobox".to_owned(), "Type a move".to_owned()));
+        let cells = ax_query(&mut page, "gridcell", None).await;
+        let first = cells.iter().map(ax_name).find(|n| n.contains("can move to ")).expect("a move");
+        let from = first.split(':').next().expect("a square").to_owned();
+        let to = first
+            .split("can move to ")
+            .nth(1)
+            .expect("targets")
+            .split(", ")
+            .next()
+            .expect("a target");
+        enter_text(&mut page, &format!("{from}-{to}")).await;
+        ax_wait_status(&mut page, "the engine's answer", |s| s.starts_with("Black played ")).await;
+        assert_eq!(page.moves().await[0], format!("{from}-{to}"));
+        tabs_until(&mut page, ON_THE_BOARD, 40).await;
+        let said = play_to_the_end(&mut page, "White").await;
+        assert_eq!(page.moves().await.len(), 8);
+        assert!(page.text("result").await.len() > 3);
+        assert!(said.contains(&page.text("result").await), "{said}");
+
+        // Focus from a position with a piece in Black's reserve, against the
+        // engine, to a cap of 6 plies: the first move is a drop.
+        new_game_by_keys(&mut page, "f", 6, &focus_fen).await;
+        ax_wait_status(&mut page, "the game", |s| s == "Black to move.").await;
+        let drop = ax_query(&mut page, "button", Some("Drop from Black's reserve")).await;
+        assert_eq!(drop.len(), 1);
+        tabs_until(&mut page, "document.activeElement?.getAttribute('role') === 'button'", 40)
+            .await;
+        assert_eq!(ax_focused(&mut page).await.1, "Drop from Black's reserve");
+        page.key("Enter", "Enter", 13).await;
+        let (role, name) = ax_focused(&mut page).await;
+        assert_eq!(role, "gridcell");
+        assert!(name.ends_with("move here"), "{name}");
+        page.key("Enter", "Enter", 13).await;
+        ax_wait_status(&mut page, "the engine's answer", |s| s.starts_with("White played ")).await;
+        assert!(page.moves().await[0].starts_with('@'));
+        let said = play_to_the_end(&mut page, "Black").await;
+        assert_eq!(page.moves().await.len(), 6);
+        assert!(said.contains(&page.text("result").await), "{said}");
+    });
+}
+
+// ----- premove, arrows and circles (issue 33, item 4) -----
+
+/// A drag with the mouse's `button` from cell `from` to cell `to` (the same
+/// cell: a click), with modifier keys (CDP's bits: 1 Alt, 2 Ctrl, 8 Shift).
+async fn drag(page: &mut Page, button: &str, from: &str, to: &str, modifiers: u32) {
+    let (x0, y0) = page.cell_point(from).await;
+    let (x1, y1) = page.cell_point(to).await;
+    let held = if button == "right" { 2 } else { 1 };
+    let steps = [("mouseMoved", x0, y0, 0), ("mousePressed", x0, y0, held)]
+        .into_iter()
+        .chain((1..=4).map(|i| {
+            let t = f64::from(i) / 4.0;
+            ("mouseMoved", x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, held)
+        }))
+        .chain([("mouseReleased", x1, y1, 0)]);
+    for (kind, x, y, buttons) in steps {
+        let params = json!({"type": kind, "x": x, "y": y, "button": button, "buttons": buttons,
+            "clickCount": 1, "modifiers": modifiers});
+        page.call("Input.dispatchMouseEvent", params).await;
+    }
+}
+
+#[test]
+fn a_premove_is_set_by_clicks_or_a_drag_cancelled_by_a_click_elsewhere_and_played_after_the_answer()
+{
+    let mut referee = Engine::start("otrazhenie", "standard");
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("premove").await;
+        page.open(&server).await;
+        // The engine waits 1.5 s before each search: time to set a premove.
+        engine_delay(&mut page, 1500).await;
+        page.new_game("otrazhenie", "standard", ["", "alphabeta"], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        page.click_cell("a1").await;
+        page.click_cell("b1").await;
+        page.wait("document.body.dataset.phase === 'thinking'", "the engine to think").await;
+        // By clicks; a click elsewhere cancels it.
+        page.click_cell("b1").await;
+        page.click_cell("b2").await;
+        assert_eq!(cells(&mut page, "#cells .premove").await, ["b1".into(), "b2".into()].into());
+        page.click_cell("e5").await;
+        assert!(cells(&mut page, "#cells .premove").await.is_empty());
+        assert_eq!(page.text("announce").await, "Premove cancelled.");
+        // By a drag; played once the engine has answered, if legal.
+        drag(&mut page, "left", "b1", "b2", 0).await;
+        assert_eq!(cells(&mut page, "#cells .premove").await, ["b1".into(), "b2".into()].into());
+        assert_eq!(page.phase().await, "thinking", "set while the engine thinks");
+        page.wait("document.querySelectorAll('#moves [data-move]').length >= 2", "the answer")
+            .await;
+        let answer = page.moves().await[1].clone();
+        referee.send(&format!("position startpos moves a1-b1 {answer}"));
+        let legal = sharing(&mut referee, &["b1", "b2"]).contains("b1-b2");
+        if legal {
+            page.wait("document.querySelectorAll('#moves [data-move]').length >= 3", "the premove")
+                .await;
+            assert_eq!(page.moves().await[2], "b1-b2");
+        } else {
+            page.wait(
+                "document.getElementById('announce').innerText.includes('not legal')",
+                "the refusal",
+            )
+            .await;
+        }
+        assert!(cells(&mut page, "#cells .premove").await.is_empty());
+    });
+}
+
+/// The arrows and circles drawn on the position shown: colour, from, to.
+async fn shapes(page: &mut Page) -> std::collections::BTreeSet<String> {
+    let script = "[...document.querySelectorAll('#shapes line, #shapes circle')]\
+        .map(s => s.dataset.colour + ' ' + s.dataset.from + '-' + s.dataset.to)";
+    serde_json::from_value(page.eval(script).await).expect("shapes")
+}
+
+#[test]
+fn arrows_and_circles_are_drawn_by_right_drags_in_colours_and_kept_per_position() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("shapes").await;
+        page.open(&server).await;
+        page.new_game("otrazhenie", "standard", ["", ""], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        page.click_cell("a1").await;
+        page.click_cell("b1").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 1", "the move").await;
+        drag(&mut page, "right", "d4", "d6", 0).await;
+        drag(&mut page, "right", "e4", "e4", 8).await;
+        drag(&mut page, "right", "a3", "c3", 1).await;
+        drag(&mut page, "right", "f5", "f5", 2).await;
+        let drawn: std::collections::BTreeSet<String> =
+            ["green d4-d6", "red e4-e4", "blue a3-c3", "yellow f5-f5"].map(String::from).into();
+        assert_eq!(shapes(&mut page).await, drawn);
+        page.screenshot(&screenshot_dir().join("arrows.png")).await;
+        // The same again rubs one out.
+        drag(&mut page, "right", "f5", "f5", 2).await;
+        let mut kept = drawn.clone();
+        kept.remove("yellow f5-f5");
+        assert_eq!(shapes(&mut page).await, kept);
+        // Each position keeps its own drawings.
+        page.click("#nav-prev").await;
+        assert!(shapes(&mut page).await.is_empty());
+        drag(&mut page, "right", "h8", "h8", 0).await;
+        page.click("#nav-next").await;
+        assert_eq!(shapes(&mut page).await, kept);
+        page.click("#nav-prev").await;
+        assert_eq!(shapes(&mut page).await, ["green h8-h8".to_owned()].into());
+        page.click("#nav-last").await;
+        // A left click on the board rubs out the position's drawings.
+        page.click_cell("e5").await;
+        assert!(shapes(&mut page).await.is_empty());
+        assert_eq!(page.moves().await.len(), 1, "no move made");
+    });
+}
+
+// ----- appearance (issue 33, item 6) -----
+
+/// Counts the tones (their pitches) and the move animations (their lengths)
+/// the page starts from now on.
+const RECORD_SOUNDS_AND_ANIMATIONS: &str = "(() => { window.tones = []; window.animations = []; \
+    const start = OscillatorNode.prototype.start; \
+    OscillatorNode.prototype.start = function (...a) { window.tones.push(this.frequency.value); return start.apply(this, a); }; \
+    const animate = Element.prototype.animate; \
+    Element.prototype.animate = function (k, o) { window.animations.push(o.duration); return animate.call(this, k, o); }; })()";
+
+/// The colours the board's squares are drawn in.
+const SQUARE_COLOURS: &str = "[...new Set([...document.querySelectorAll('#cells [data-cell] polygon:first-child')]\
+    .map(p => getComputedStyle(p).fill))].sort()";
+
+#[test]
+fn appearance_themes_coordinates_zen_animation_and_sounds_are_chosen_by_keys_and_kept() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("appearance").await;
+        page.open(&server).await;
+        page.new_game("otrazhenie", "standard", ["", ""], "1", 0, "B7/8/8/3B4/8/8/7W/W7 w").await;
+        page.wait("document.body.dataset.phase === 'human'", "the position").await;
+        let game_colours = page.eval(SQUARE_COLOURS).await;
+        page.click("#open-appearance").await;
+        for (field, letter) in
+            [("Page", "d"), ("Board", "c"), ("Pieces", "s"), ("Move animation", "s")]
+        {
+            ax_tab_to(&mut page, "combobox", field).await;
+            type_key(&mut page, letter).await;
+        }
+        ax_tab_to(&mut page, "checkbox", "Coordinates").await;
+        page.key(" ", "Space", 32).await;
+        page.key("Escape", "Escape", 27).await;
+        page.wait("!document.getElementById('appearance-dialog').open", "the dialog to close")
+            .await;
+        let chosen = "[document.documentElement.dataset.theme, getComputedStyle(document.body).backgroundColor, \
+            document.querySelectorAll('#pieces .side').length, \
+            [...document.querySelectorAll('#labels text')].filter(t => getComputedStyle(t).display !== 'none').length]";
+        let shown = page.eval(chosen).await;
+        assert_eq!(shown[0], json!("dark"), "{shown}");
+        let (r, g) =
+            rgb(&page.eval("getComputedStyle(document.documentElement).backgroundColor").await);
+        assert!(r < 60 && g < 60, "a dark page");
+        assert_eq!(shown[2], json!(4), "each piece marked by its side's shape: {shown}");
+        assert_eq!(shown[3], json!(0), "no coordinates: {shown}");
+        assert_eq!(
+            page.eval(SQUARE_COLOURS).await,
+            json!(["rgb(107, 107, 107)", "rgb(255, 255, 255)"])
+        );
+        page.screenshot(&screenshot_dir().join("appearance-dark-contrast.png")).await;
+        // A capture sounds lower than a move; moves are animated slowly.
+        page.click("#sound").await;
+        page.eval(RECORD_SOUNDS_AND_ANIMATIONS).await;
+        page.click_cell("h2").await;
+        page.click_cell("h1").await;
+        page.click("#chooser [data-move='h2-h1xd5']").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 1", "the capture")
+            .await;
+        page.click_cell("a8").await;
+        page.click_cell("b8").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 2", "the move").await;
+        assert_eq!(page.eval("window.tones").await, json!([330, 660]));
+        assert_eq!(page.eval("window.animations").await, json!([400, 400]));
+        // Zen mode: the board alone, by the key z and back.
+        page.eval("document.activeElement.blur()").await;
+        page.key("z", "KeyZ", 90).await;
+        let hidden = "getComputedStyle(document.querySelector('aside')).display === 'none' \
+            && getComputedStyle(document.querySelector('header')).display === 'none'";
+        assert_eq!(page.eval(hidden).await, json!(true));
+        page.screenshot_view(&screenshot_dir().join("zen.png")).await;
+        page.key("z", "KeyZ", 90).await;
+        assert_eq!(page.eval(hidden).await, json!(false));
+        // Kept over a reload; the game's own colours come back when chosen.
+        page.reload("document.body?.dataset.phase === 'human'").await;
+        assert_eq!(page.eval(chosen).await[0], json!("dark"));
+        assert_eq!(page.eval(SQUARE_COLOURS).await.as_array().map(Vec::len), Some(2));
+        assert_ne!(page.eval(SQUARE_COLOURS).await, game_colours);
+        page.click("#open-appearance").await;
+        ax_tab_to(&mut page, "combobox", "Board").await;
+        type_key(&mut page, "a").await;
+        page.key("Escape", "Escape", 27).await;
+        assert_eq!(page.eval(SQUARE_COLOURS).await, game_colours);
+
+        // A person's clock running low: a high tone and words, once.
+        page.click("#open-setup").await;
+        page.eval("document.getElementById('clock-base').value = '0.1'").await;
+        page.new_game("otrazhenie", "standard", ["", "alphabeta"], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        page.eval(RECORD_SOUNDS_AND_ANIMATIONS).await;
+        page.wait(
+            "document.getElementById('announce').innerText.includes('seconds left')",
+            "the warning",
+        )
+        .await;
+        assert!(page.text("announce").await.starts_with("White: "));
+        assert_eq!(page.eval("window.tones").await, json!([990]));
+        page.wait("document.body.dataset.phase === 'over'", "the flag").await;
+        assert_eq!(page.eval("window.tones").await, json!([990]), "told once");
     });
 }

@@ -25,6 +25,10 @@ let clockAt = 0; // when the clocks of `state` were read
 let soundOn = localStorage.getItem("igroteka-sound") === "on";
 let paused = false;
 let resignArmed = false;
+let rovingCell = null; // the board's one cell in the Tab order
+let premove = []; // the cells clicked for a move while the engine thinks: [from] or [from, to]
+let shapes = new Map(); // ply -> the arrows and circles drawn on that position
+let resumePly = null; // the ply looked at when the page was left, shown again
 
 function setPhase(phase) {
   document.body.dataset.phase = phase;
@@ -82,7 +86,9 @@ const handlers = {
       // A reload, Back or a reopened tab: the server replays the moves to
       // fresh engines, at the speed they were watched at.
       if ([...$("speed").options].some((o) => Number(o.value) === saved.delay_ms)) $("speed").value = String(saved.delay_ms);
-      startGame(saved);
+      const { ply, ...request } = saved;
+      resumePly = Number.isInteger(ply) ? ply : null;
+      startGame(request);
     }
   },
   board(message) {
@@ -90,6 +96,8 @@ const handlers = {
     rules = message.rules;
     settings = pending ?? settings;
     pending = null;
+    // Paused or not is the game's state from now on, not a setting.
+    delete settings.paused;
     state = null;
     prefix = [];
     lastPath = [];
@@ -99,6 +107,9 @@ const handlers = {
     evals = [];
     paused = false;
     resignArmed = false;
+    premove = [];
+    shapes = new Map();
+    lowTimeTold = new Set();
     for (const n of [1, 2]) $(`analysis-${n}`).textContent = "";
     const people = settings.sides.filter((s) => !s.engine).length;
     // The person's view from below: flip when the person plays player 2 alone.
@@ -129,12 +140,20 @@ const handlers = {
     if (viewPly !== null && viewPly >= state.moves.length) viewPly = null;
     hideError();
     hideChooser();
+    $("move-text-note").textContent = "";
     const moved = previous && state.moves.length === previous.moves.length + 1;
     if (phase() !== "closed") setPhase(livePhase());
     render();
     if (moved && viewPly === null) {
       animate(lastPath);
-      beep();
+      beep(captured(previous, state) ? "capture" : "move");
+    }
+    tellChange(previous, moved);
+    if (phase() === "human") playPremove();
+    if (resumePly !== null) {
+      const ply = resumePly;
+      resumePly = null;
+      if (ply < state.moves.length) navigateTo(ply);
     }
     saveGame();
   },
@@ -171,6 +190,8 @@ const handlers = {
         $("status").textContent = "Press New game.";
         clearSavedGame();
       }
+      // The form says it; the page's error bar is for the game on the board.
+      return;
     } else if (message.restart) {
       setPhase("error");
       $("status").textContent = "The game stopped.";
@@ -183,13 +204,114 @@ const handlers = {
   },
 };
 
+// ----- appearance: themes, coordinates, zen mode, animation -----
+
+const APPEARANCE_DEFAULTS = { theme: "system", board: "game", pieces: "flat", animation: 150, coordinates: true, zen: false };
+let appearance = { ...APPEARANCE_DEFAULTS };
+try {
+  appearance = { ...APPEARANCE_DEFAULTS, ...JSON.parse(localStorage.getItem("igroteka-appearance") ?? "{}") };
+} catch {
+  // A damaged setting: the defaults.
+}
+
+// Board themes: the lightest of the game's colours becomes the theme's light
+// one, the darkest its dark one, those between in between.
+const BOARD_THEMES = { green: ["#eeeed2", "#769656"], blue: ["#dee3e6", "#7f9bb0"], contrast: ["#ffffff", "#6b6b6b"] };
+function classColour(name) {
+  const own = board.classes[name] ?? "#cccccc";
+  const theme = BOARD_THEMES[appearance.board];
+  if (!theme) return own;
+  const order = Object.values(board.classes).map(luminance).sort((a, b) => b - a);
+  const t = order.length > 1 ? order.indexOf(luminance(own)) / (order.length - 1) : 0;
+  const [light, dark] = theme.map((c) => [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16)));
+  return `#${light.map((v, i) => Math.round(v + (dark[i] - v) * t).toString(16).padStart(2, "0")).join("")}`;
+}
+
+const systemDark = matchMedia("(prefers-color-scheme: dark)");
+function applyAppearance() {
+  const dark = appearance.theme === "dark" || (appearance.theme === "system" && systemDark.matches);
+  document.documentElement.dataset.theme = dark ? "dark" : "light";
+  document.body.classList.toggle("zen", appearance.zen);
+  $("theme").value = appearance.theme;
+  $("board-theme").value = appearance.board;
+  $("piece-theme").value = appearance.pieces;
+  $("animation").value = String(appearance.animation);
+  $("coordinates").checked = appearance.coordinates;
+  $("zen").checked = appearance.zen;
+  if (board) {
+    drawBoard();
+    if (state) render();
+  }
+}
+
+function setAppearance(change) {
+  appearance = { ...appearance, ...change };
+  localStorage.setItem("igroteka-appearance", JSON.stringify(appearance));
+  applyAppearance();
+}
+
+systemDark.addEventListener("change", applyAppearance);
+$("open-appearance").onclick = () => $("appearance-dialog").showModal();
+$("theme").onchange = () => setAppearance({ theme: $("theme").value });
+$("board-theme").onchange = () => setAppearance({ board: $("board-theme").value });
+$("piece-theme").onchange = () => setAppearance({ pieces: $("piece-theme").value });
+$("animation").onchange = () => setAppearance({ animation: Number($("animation").value) });
+$("coordinates").onchange = () => setAppearance({ coordinates: $("coordinates").checked });
+$("zen").onchange = () => setAppearance({ zen: $("zen").checked });
+$("exit-zen").onclick = () => setAppearance({ zen: false });
+applyAppearance();
+
+// A capture: the side that did not move has fewer pieces on the board.
+function captured(before, after) {
+  const count = (position, owner) => position.pieces.cells.reduce((n, c) => n + c.stack.filter((p) => p.owner === owner).length, 0);
+  return count(after, after.to_move) < count(before, after.to_move);
+}
+
+// ----- what a screen reader is told -----
+
+// Changes the page makes by itself go to a live region: a move, the side to
+// move, the result.
+function announce(text) {
+  $("announce").textContent = text;
+}
+
+function tellChange(previous, moved) {
+  const words = [];
+  if (moved) words.push(`${playerName(previous.to_move)} played ${state.moves[state.moves.length - 1]}.`);
+  if (state.game_over && !previous?.game_over) words.push(`${$("result").textContent}. ${$("why").textContent}`.trim());
+  else if (!state.game_over && (moved || !previous)) {
+    words.push(state.human_to_move ? `${playerName(state.to_move)} to move.` : `${playerName(state.to_move)} is thinking.`);
+  }
+  if (words.length) announce(words.join(" "));
+}
+
 // ----- the game in the address, for reloads -----
 
+// The browser ignores the address's changes when they come too fast (more
+// than 200 in 10 s, as engines at full speed make them), so it is written at
+// most ten times a second, the last change always, and when the page is left.
+const SAVE_EVERY_MS = 100;
+let saveTimer = null;
+let savedAt = -Infinity;
 function saveGame() {
+  if (saveTimer !== null) return;
+  const wait = savedAt + SAVE_EVERY_MS - performance.now();
+  if (wait <= 0) writeGame();
+  else saveTimer = setTimeout(writeGame, wait);
+}
+
+function writeGame() {
+  clearTimeout(saveTimer);
+  saveTimer = null;
+  savedAt = performance.now();
   if (!settings || !state) return;
   const saved = { ...settings, moves: state.moves };
   delete saved.type;
   saved.delay_ms = Number($("speed").value);
+  // A paused engine game comes back paused, looked back at where it was.
+  saved.paused = paused;
+  if (viewPly !== null) saved.ply = viewPly;
+  else delete saved.ply;
   // A game ended by resignation or time comes back ended.
   if (state.verdict) saved.verdict = { result: state.verdict.result, reason: state.verdict.reason };
   else delete saved.verdict;
@@ -417,19 +539,36 @@ function drawBoard() {
   document.documentElement.style.setProperty("--p1", playerColour(1));
   document.documentElement.style.setProperty("--p2", playerColour(2));
   $("board-area").classList.toggle("flipped", flipped);
+  svg.classList.toggle("no-coordinates", !appearance.coordinates);
   $("flip").setAttribute("aria-pressed", String(flipped));
   cellInfo = new Map();
-  const cells = el("g", { id: "cells" }, svg);
-  for (const cell of board.cells) {
-    const group = el("g", { class: "cell", "data-cell": cell.name, tabindex: "0", role: "gridcell" }, cells);
-    const polygon = cell.polygon.map(([x, y]) => at(x, y));
-    const points = polygon.map((p) => p.join(",")).join(" ");
-    el("polygon", { points, fill: board.classes[cell.class] ?? "#ccc" }, group);
-    el("polygon", { points, class: "mark" }, group);
+  const cells = el("g", { id: "cells", role: "presentation" }, svg);
+  // The grid's rows as drawn, top to bottom, each left to right. The board
+  // is one Tab stop: one cell at a time has tabindex 0 (roving), the arrows
+  // move within it.
+  const drawn = board.cells.map((cell) => ({ cell, at: at(cell.x, cell.y) }));
+  drawn.sort((a, b) => a.at[1] - b.at[1] || a.at[0] - b.at[0]);
+  let row = null;
+  let rowY = null;
+  for (const { cell, at: [x, y] } of drawn) {
+    if (row === null || Math.abs(y - rowY) > 0.25) {
+      row = el("g", { role: "row" }, cells);
+      rowY = y;
+    }
+    const group = el("g", { class: "cell", "data-cell": cell.name, tabindex: "-1", role: "gridcell", "aria-selected": "false" }, row);
+    const polygon = cell.polygon.map(([px, py]) => at(px, py));
+    const fill = classColour(cell.class);
+    el("polygon", { points: polygon.map((p) => p.join(",")).join(" "), fill }, group);
+    // The marks inside the cell, in inks that stand out from its colour.
+    const inset = polygon.map(([px, py]) => [x + (px - x) * 0.9, y + (py - y) * 0.9]);
+    el("polygon", { points: inset.map((p) => p.join(",")).join(" "), class: "mark" }, group);
+    const ink = markInk(fill);
+    for (const [name, value] of Object.entries(ink)) group.style.setProperty(`--${name}`, value);
     el("title", {}, group).textContent = cell.name;
-    const [x, y] = at(cell.x, cell.y);
-    cellInfo.set(cell.name, { x, y, r: inradius(x, y, polygon), group, polygon, zone: cell.class });
+    cellInfo.set(cell.name, { x, y, r: inradius(x, y, polygon), group, polygon, zone: cell.class, ink });
   }
+  if (!cellInfo.has(rovingCell)) rovingCell = drawn[0]?.cell.name ?? null;
+  if (rovingCell) cellInfo.get(rovingCell).group.tabIndex = 0;
   const unit = median([...cellInfo.values()].map((c) => c.r)) || 0.4;
   const labels = el("g", { id: "labels" }, svg);
   // Turned, the coordinates stay where people read them: files below the
@@ -449,6 +588,7 @@ function drawBoard() {
   el("g", { id: "path" }, svg);
   el("g", { id: "pieces" }, svg);
   el("g", { id: "targets" }, svg);
+  el("g", { id: "shapes" }, svg);
   for (const n of [1, 2]) $(`side-${n}-name`).textContent = playerName(n);
   drawLegend();
 }
@@ -456,9 +596,9 @@ function drawBoard() {
 function drawLegend() {
   const legend = $("legend");
   legend.replaceChildren();
-  for (const [name, colour] of Object.entries(board.classes)) {
+  for (const name of Object.keys(board.classes)) {
     const item = document.createElement("span");
-    item.style.setProperty("--swatch", colour);
+    item.style.setProperty("--swatch", classColour(name));
     item.textContent = name;
     legend.append(item);
   }
@@ -483,6 +623,28 @@ function gameTitle() {
   const people = settings.sides.filter((s) => !s.engine).length;
   const names = people === 2 ? `${playerName(1)} v ${playerName(2)}` : `${playerName(1)} (${who(1)}) v ${playerName(2)} (${who(2)})`;
   return `${settings.game} ${settings.variant ?? ""} · ${names}`;
+}
+
+// The relative luminance (WCAG) of #rgb or #rrggbb.
+function luminance(colour) {
+  let hex = colour.replace("#", "");
+  if (hex.length === 3) hex = [...hex].map((c) => c + c).join("");
+  const channel = (i) => {
+    const v = (parseInt(hex.slice(i, i + 2), 16) || 0) / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4);
+}
+
+// The marks drawn on a square of colour `fill`: a dark or a light set,
+// whichever stands out more. Each dark ink's luminance is under 0.04 and each
+// light one's over 0.85, so one of the two has a contrast of 3.2:1 or more
+// with any colour.
+const DARK_MARKS = { target: "#00332e", edge: "#4d3300", focus: "#0a1f5c" };
+const LIGHT_MARKS = { target: "#c8fff4", edge: "#fff3b0", focus: "#eef4ff" };
+function markInk(fill) {
+  const l = luminance(fill);
+  return (l + 0.05) / (luminance(DARK_MARKS.edge) + 0.05) >= (luminance(LIGHT_MARKS.edge) + 0.05) / (l + 0.05) ? DARK_MARKS : LIGHT_MARKS;
 }
 
 function ink(colour) {
@@ -519,7 +681,19 @@ function drawStack(layer, name, info, stack, plain) {
     const y = base - i * step;
     const colour = playerColour(piece.owner);
     const group = el("g", { class: "piece", "data-owner": piece.owner, "data-kind": piece.kind }, tower);
-    el("circle", { cx: info.x, cy: y, r, fill: colour, "stroke-width": r * 0.08 }, group);
+    const disc = el("circle", { cx: info.x, cy: y, r, fill: colour, "stroke-width": r * 0.08 }, group);
+    if (appearance.pieces === "outlined") {
+      disc.setAttribute("stroke-width", r * 0.16);
+      disc.setAttribute("stroke", ink(colour));
+    }
+    // Shapes tell the sides apart without their colours: a dot for player 1,
+    // a square for player 2, low on the top piece.
+    if (appearance.pieces === "shapes" && i === shown.length - 1) {
+      const [sx, sy, size] = [info.x, y + r * 0.62, r * 0.2];
+      const side = { class: "side", fill: ink(colour) };
+      if (piece.owner === 1) el("circle", { ...side, cx: sx, cy: sy, r: size }, group);
+      else el("rect", { ...side, x: sx - size, y: sy - size, width: size * 2, height: size * 2 }, group);
+    }
     if (i === shown.length - 1 && piece.kind !== plain) {
       el("circle", { cx: info.x, cy: y, r: r * 0.62, fill: "none", stroke: ink(colour), "stroke-width": r * 0.08 }, group);
       const text = el("text", { x: info.x, y, fill: ink(colour), "font-size": r * 0.85 }, group);
@@ -572,6 +746,8 @@ function render() {
   for (const [name, info] of cellInfo) info.group.classList.toggle("last", path.includes(name) || changed.has(name));
   drawBars(position ? position.pieces : state.pieces, live);
   renderMarks();
+  renderPremove();
+  drawShapes();
   renderMoves();
   renderResult();
   renderButtons();
@@ -668,7 +844,8 @@ function drawBars(pieces, live) {
     // Only the mover's reserve is a place to drop from.
     const mover = live && n === state.to_move;
     box.dataset.cell = mover ? "reserve" : "";
-    box.onclick = mover ? () => clickCell("reserve") : null;
+    // The person's own reserve also starts a premove while the engine thinks.
+    box.onclick = mover || (live && n === onePerson()) ? () => clickCell("reserve") : null;
   }
   tickClocks();
 }
@@ -680,8 +857,22 @@ function tickClocks() {
     const left = clockLeft(n);
     clock.textContent = clockText(left);
     clock.classList.toggle("ticking", state.ticking === n);
-    clock.classList.toggle("low", left < 10000);
+    const low = left < lowTime(n);
+    clock.classList.toggle("low", low);
+    // A person's clock running low is told once a game: a tone and words.
+    if (low && state.ticking === n && !settings.sides[n - 1].engine && !lowTimeTold.has(n)) {
+      lowTimeTold.add(n);
+      beep("lowTime");
+      announce(`${playerName(n)}: ${Math.ceil(left / 1000)} seconds left.`);
+    }
   }
+}
+
+// Low time: 10 s, or a quarter of a shorter clock's time.
+let lowTimeTold = new Set();
+function lowTime(n) {
+  const base = settings?.sides[n - 1].clock?.base_ms ?? 40000;
+  return Math.min(10000, base / 4);
 }
 setInterval(tickClocks, 100);
 
@@ -705,21 +896,44 @@ function renderMarks() {
     const group = info.group;
     group.classList.toggle("selected", prefix.includes(name));
     group.classList.toggle("start", prefix.length === 0 && next.has(name));
+    group.setAttribute("aria-selected", String(prefix.includes(name)));
+    group.setAttribute("aria-label", cellLabel(name, moves, next));
   }
   const targets = $("targets");
   targets.replaceChildren();
   if (prefix.length) {
+    // A dot on a piece (a capture) is inked to stand out from the piece.
+    const tops = new Map((state ? shown()?.pieces.cells ?? [] : []).filter((c) => c.stack.length).map((c) => [c.cell, c.stack[c.stack.length - 1].owner]));
     for (const name of next) {
       const info = cellInfo.get(name);
-      if (info) el("circle", { class: "target", cx: info.x, cy: info.y, r: info.r * 0.3, "data-target": name }, targets);
+      const fill = tops.has(name) ? markInk(playerColour(tops.get(name))).target : info?.ink.target;
+      if (info) el("circle", { class: "target", cx: info.x, cy: info.y, r: info.r * 0.3, fill, "data-target": name }, targets);
     }
   }
   const mover = state && viewPly === null ? $(`reserve-${state.to_move}`) : null;
-  for (const n of [1, 2]) $(`reserve-${n}`).classList.remove("clickable", "selected");
-  if (mover) {
-    mover.classList.toggle("clickable", prefix.length === 0 && next.has("reserve"));
-    mover.classList.toggle("selected", prefix[0] === "reserve");
+  for (const n of [1, 2]) {
+    const bar = $(`reserve-${n}`);
+    bar.classList.remove("clickable", "selected");
+    // A reserve to drop from is a button, in the Tab order.
+    for (const name of ["tabindex", "role", "aria-label", "aria-pressed"]) bar.removeAttribute(name);
   }
+  if (mover) {
+    const drops = prefix.length === 0 && next.has("reserve");
+    mover.classList.toggle("clickable", drops);
+    mover.classList.toggle("selected", prefix[0] === "reserve");
+    if (drops || prefix[0] === "reserve") {
+      mover.tabIndex = 0;
+      mover.setAttribute("role", "button");
+      mover.setAttribute("aria-pressed", String(prefix[0] === "reserve"));
+      mover.setAttribute("aria-label", `Drop from ${playerName(state.to_move)}'s reserve`);
+    }
+  }
+  // With the focus elsewhere, the board's Tab stop is a piece that can move.
+  if (prefix.length === 0 && !$("board").contains(document.activeElement)) {
+    const start = [...$("cells").querySelectorAll(".cell.start")][0];
+    if (start) rove(start.dataset.cell);
+  }
+  $("legal-moves").replaceChildren(...moves.map((m) => new Option(m.move)));
   const passes = $("passes");
   passes.replaceChildren();
   for (const m of moves.filter((m) => m.path.length === 0)) {
@@ -732,6 +946,31 @@ function renderMarks() {
   }
 }
 
+// A cell's name for assistive technology: its name and contents (as its
+// tooltip says), and what it offers now: "can move to ..." for a piece that
+// can move or is selected, "move here" for a target.
+function cellLabel(name, moves, next) {
+  const info = cellInfo.get(name);
+  const words = [info ? info.group.querySelector("title").textContent : `${playerName(state.to_move)}'s reserve`];
+  const onward = (path) => {
+    const cells = new Set(moves.filter((m) => startsWith(m.path, path) && m.path.length > path.length).map((m) => m.path[path.length]));
+    return cells.size ? `can move to ${[...cells].join(", ")}` : null;
+  };
+  if (prefix.includes(name)) words.push("selected");
+  if (prefix.length === 0 && next.has(name)) words.push(onward([name]));
+  else if (prefix[prefix.length - 1] === name && next.size) words.push(onward(prefix));
+  else if (prefix.length && next.has(name)) words.push("move here");
+  return words.filter(Boolean).join(", ");
+}
+
+// The board's one cell in the Tab order.
+function rove(name) {
+  if (name === rovingCell || !cellInfo.has(name)) return;
+  if (cellInfo.has(rovingCell)) cellInfo.get(rovingCell).group.tabIndex = -1;
+  rovingCell = name;
+  cellInfo.get(name).group.tabIndex = 0;
+}
+
 function clickCell(name) {
   if (viewPly !== null) {
     // The board while looking back: a click returns to the game.
@@ -739,12 +978,19 @@ function clickCell(name) {
     return;
   }
   const moves = humanMoves().filter((m) => m.path.length);
-  if (!moves.length) return;
+  if (!moves.length) {
+    clickPremove(name);
+    return;
+  }
   let path = [...prefix, name];
   if (!moves.some((m) => startsWith(m.path, path))) {
     // Not a continuation: start again from this cell, if a move starts here.
     path = [name];
     if (!moves.some((m) => startsWith(m.path, path))) {
+      // The rules allow no move from here (a capture may be compulsory):
+      // say where moves start.
+      const starts = [...new Set(moves.map((m) => m.path[0]))];
+      announce(`No move starts on ${name}. Moves start on ${starts.join(", ")}.`);
       prefix = [];
       hideChooser();
       renderMarks();
@@ -763,6 +1009,9 @@ function clickCell(name) {
   // among all of them, below the board, or clicks on.
   if (complete.length) choose(sharing);
   else hideChooser();
+  const onward = new Set(sharing.filter((m) => m.path.length > path.length).map((m) => m.path[path.length]));
+  const where = cellLabel(path[path.length - 1], moves, onward);
+  announce(complete.length ? `Which move? ${sharing.map((m) => m.move).join(", ")}.` : `${where}.`);
 }
 
 function choose(moves) {
@@ -786,17 +1035,152 @@ function choose(moves) {
   cancel.onclick = cancelSelection;
   box.append(cancel);
   box.hidden = false;
+  // Chosen from the board by keys: the choice is the next thing to press.
+  if ($("board").contains(document.activeElement)) box.querySelector("button").focus();
 }
 
 function cancelSelection() {
+  if (premove.length) clickPremove(null);
   prefix = [];
   hideChooser();
   if (state) renderMarks();
 }
 
 function hideChooser() {
+  // The focus goes back to the board, not to the page's start.
+  if ($("chooser").contains(document.activeElement)) cellInfo.get(rovingCell)?.group.focus();
   $("chooser").hidden = true;
 }
+
+// ----- premove: one move set while the engine thinks -----
+
+// The side a person plays against an engine, while the engine is to move.
+function premover() {
+  const person = settings && state && !state.game_over && viewPly === null && phase() === "thinking" ? onePerson() : null;
+  return person && person !== state.to_move ? person : null;
+}
+
+// Where a premove may start: the person's reserve or a stack the person tops.
+function premoveStart(name) {
+  const person = premover();
+  if (!person) return false;
+  const pieces = shown()?.pieces;
+  if (name === "reserve") return (pieces?.reserves?.[person - 1] ?? 0) > 0;
+  const stack = pieces?.cells.find((c) => c.cell === name)?.stack ?? [];
+  return stack.length > 0 && stack[stack.length - 1].owner === person;
+}
+
+// A click while the engine thinks: a piece of the person's, then a cell,
+// set the premove; any other click cancels it.
+function clickPremove(name) {
+  if (premove.length === 1 && name && name !== premove[0]) {
+    premove = [premove[0], name];
+    announce(`Premove ${premove.join(" to ")}: played when it is legal after the answer.`);
+  } else if (premove.length === 0 && premoveStart(name)) {
+    premove = [name];
+  } else {
+    if (premove.length) announce("Premove cancelled.");
+    premove = [];
+  }
+  renderPremove();
+}
+
+function renderPremove() {
+  for (const [name, info] of cellInfo) info.group.classList.toggle("premove", premove.includes(name));
+  const mover = premover();
+  if (mover) $(`reserve-${mover}`).classList.toggle("selected", premove[0] === "reserve");
+}
+
+// The person's turn has come: the premove is played if exactly one legal
+// move goes from its first cell to its second, offered with the others
+// sharing it if several do, dropped otherwise.
+function playPremove() {
+  const [from, to] = premove;
+  premove = [];
+  renderPremove();
+  if (!to) return;
+  const found = humanMoves().filter((m) => m.path[0] === from && m.path[m.path.length - 1] === to);
+  if (found.length === 1) play(found[0].move);
+  else if (found.length > 1) {
+    prefix = found[0].path.slice(0, -1).concat(to);
+    renderMarks();
+    choose(found);
+  } else announce(`Premove ${from} to ${to} is not legal now; it is cancelled.`);
+}
+
+// ----- arrows and circles, drawn on a position -----
+
+// Right-drag from one cell to another draws an arrow, a right-click a circle
+// (again: rubs it out); Shift, Alt and Ctrl give other colours, as on lichess.
+// Each position keeps its drawings while the game is looked through.
+const SHAPE_COLOURS = { green: "#15781b", red: "#b21e1e", blue: "#003088", yellow: "#e68f00" };
+function shapeColour(event) {
+  if (event.ctrlKey || (event.shiftKey && event.altKey)) return "yellow";
+  if (event.shiftKey) return "red";
+  if (event.altKey) return "blue";
+  return "green";
+}
+
+function shownPly() {
+  return state ? viewPly ?? state.moves.length : 0;
+}
+
+function toggleShape(shape) {
+  const ply = shownPly();
+  const list = shapes.get(ply) ?? [];
+  const same = list.findIndex((s) => s.from === shape.from && s.to === shape.to);
+  if (same >= 0 && list[same].colour === shape.colour) list.splice(same, 1);
+  else if (same >= 0) list[same] = shape;
+  else list.push(shape);
+  shapes.set(ply, list);
+  drawShapes();
+}
+
+function drawShapes() {
+  const layer = $("shapes");
+  if (!layer) return;
+  layer.replaceChildren();
+  const unit = median([...cellInfo.values()].map((c) => c.r)) || 0.4;
+  for (const { from, to, colour } of shapes.get(shownPly()) ?? []) {
+    const a = cellInfo.get(from);
+    const b = cellInfo.get(to);
+    if (!a || !b) continue;
+    const attributes = { class: "shape", "data-colour": colour, "data-from": from, "data-to": to, stroke: SHAPE_COLOURS[colour] };
+    if (from === to) {
+      el("circle", { ...attributes, cx: a.x, cy: a.y, r: a.r * 0.88, fill: "none", "stroke-width": unit * 0.12 }, layer);
+    } else {
+      // The line stops short of the cell's centre, under the arrowhead.
+      const length = Math.hypot(b.x - a.x, b.y - a.y);
+      const head = unit * 0.55;
+      const [ux, uy] = [(b.x - a.x) / length, (b.y - a.y) / length];
+      const [ex, ey] = [b.x - ux * head, b.y - uy * head];
+      el("line", { ...attributes, x1: a.x, y1: a.y, x2: ex, y2: ey, "stroke-width": unit * 0.22, "stroke-linecap": "round" }, layer);
+      const [px, py] = [-uy * head * 0.6, ux * head * 0.6];
+      el("polygon", { ...attributes, stroke: "none", fill: SHAPE_COLOURS[colour], points: `${b.x},${b.y} ${ex + px},${ey + py} ${ex - px},${ey - py}` }, layer);
+    }
+  }
+}
+
+// A move typed in the game's notation, as the move list writes it.
+$("type-move").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = $("move-text").value.trim();
+  if (!text) return;
+  const moves = humanMoves();
+  const found = moves.find((m) => m.move === text) ?? moves.filter((m) => m.move.toLowerCase() === text.toLowerCase()).find((_, i, all) => all.length === 1);
+  let note = "";
+  if (found) {
+    $("move-text").value = "";
+    play(found.move);
+  } else if (!moves.length) {
+    note = "It is not your move.";
+  } else {
+    note = `${text} is not a legal move here.`;
+  }
+  $("move-text-note").textContent = note;
+  $("move-text").setAttribute("aria-invalid", String(note !== "" && moves.length > 0));
+  if (note) announce(note);
+});
 
 function play(move) {
   hideChooser();
@@ -813,18 +1197,39 @@ let dragMark = null;
 function cellAt(x, y) {
   return document.elementFromPoint(x, y)?.closest("#cells [data-cell]")?.dataset.cell ?? null;
 }
+let rightPressed = null;
 $("board").addEventListener("pointerdown", (event) => {
+  if (event.button === 2) {
+    rightPressed = cellAt(event.clientX, event.clientY);
+    // A right-click also cancels a premove, as on lichess.
+    if (premove.length) clickPremove(null);
+    return;
+  }
   if (event.button !== 0) return;
   pressed = cellAt(event.clientX, event.clientY);
+  // A left click rubs out the drawings on the position.
+  if (shapes.get(shownPly())?.length) {
+    shapes.delete(shownPly());
+    drawShapes();
+  }
+});
+$("board").addEventListener("contextmenu", (event) => event.preventDefault());
+$("board").addEventListener("pointerup", (event) => {
+  if (event.button !== 2 || !rightPressed) return;
+  const to = cellAt(event.clientX, event.clientY);
+  if (to) toggleShape({ from: rightPressed, to, colour: shapeColour(event) });
+  rightPressed = null;
 });
 $("board").addEventListener("pointermove", (event) => {
   if (!pressed || !(event.buttons & 1)) return;
   const over = cellAt(event.clientX, event.clientY);
   if (over === pressed && !dragMark) return;
-  if (!dragMark && humanMoves().some((m) => m.path[0] === pressed)) {
+  const premoving = premover() && premove.length === 0 && premoveStart(pressed);
+  if (!dragMark && (premoving || humanMoves().some((m) => m.path[0] === pressed))) {
     const info = cellInfo.get(pressed);
-    dragMark = el("circle", { id: "drag", r: info.r * 0.7, fill: playerColour(state.to_move), stroke: "#000" }, $("board"));
-    if (prefix[prefix.length - 1] !== pressed) clickCell(pressed);
+    dragMark = el("circle", { id: "drag", r: info.r * 0.7, fill: playerColour(premoving ? premover() : state.to_move), stroke: "#000" }, $("board"));
+    if (premoving) clickCell(pressed);
+    else if (prefix[prefix.length - 1] !== pressed) clickCell(pressed);
   }
   if (dragMark) {
     const point = new DOMPoint(event.clientX, event.clientY).matrixTransform($("board").getScreenCTM().inverse());
@@ -833,6 +1238,7 @@ $("board").addEventListener("pointermove", (event) => {
   }
 });
 $("board").addEventListener("pointerup", (event) => {
+  if (event.button !== 0) return;
   const from = pressed;
   pressed = null;
   const dragged = dragMark !== null;
@@ -885,12 +1291,21 @@ document.addEventListener("keydown", (event) => {
     event.preventDefault();
     return;
   }
+  if (target.closest?.(".bar[role=button]") && (event.key === "Enter" || event.key === " ")) {
+    // A drop chosen by keys: on to the board, at its first target.
+    clickCell("reserve");
+    const first = $("targets").querySelector("[data-target]");
+    if (first) cellInfo.get(first.dataset.target).group.focus();
+    event.preventDefault();
+    return;
+  }
   if (event.key === "Escape") cancelSelection();
   else if (event.key === "ArrowLeft") navigate(-1);
   else if (event.key === "ArrowRight") navigate(1);
   else if (event.key === "Home") navigateTo(0);
   else if (event.key === "End") goLive();
   else if (event.key === "f") flip();
+  else if (event.key === "z") setAppearance({ zen: !appearance.zen });
   else return;
   event.preventDefault();
 });
@@ -900,6 +1315,7 @@ document.addEventListener("keydown", (event) => {
 let infoCell = null;
 function tellCell(event) {
   infoCell = event.target.closest?.("#cells [data-cell]")?.dataset.cell ?? null;
+  if (event.type === "focusin" && infoCell) rove(infoCell);
   renderCellInfo();
 }
 function renderCellInfo() {
@@ -908,7 +1324,9 @@ function renderCellInfo() {
 }
 $("board").addEventListener("focusin", tellCell);
 $("board").addEventListener("pointerover", tellCell);
-$("board").addEventListener("pointerleave", () => {
+// A finger leaves the board at the end of every tap: what it tapped stays told.
+$("board").addEventListener("pointerleave", (event) => {
+  if (event.pointerType !== "mouse") return;
   infoCell = null;
   renderCellInfo();
 });
@@ -923,29 +1341,32 @@ function lastMovePath(previous, current) {
 }
 
 function animate(path) {
-  if (path.length < 2 || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  if (path.length < 2 || appearance.animation === 0 || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
   const from = cellInfo.get(path[0]);
   const to = cellInfo.get(path[path.length - 1]);
   const stack = $("pieces").querySelector(`[data-at="${CSS.escape(path[path.length - 1])}"]`);
   if (!from || !to || !stack) return;
   const dx = from.x - to.x;
   const dy = from.y - to.y;
-  stack.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }], { duration: 150, easing: "ease-out" });
+  stack.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }], { duration: appearance.animation, easing: "ease-out" });
 }
 
+// A move's tone, a capture's (lower, longer) and the low-time warning's (high).
+const TONES = { move: 660, capture: 330, lowTime: 990 };
 let audio = null;
-function beep() {
+function beep(kind = "move") {
   if (!soundOn) return;
   try {
     audio ??= new AudioContext();
     const tone = audio.createOscillator();
     const gain = audio.createGain();
-    tone.frequency.value = 660;
+    const length = kind === "move" ? 0.08 : 0.16;
+    tone.frequency.value = TONES[kind];
     gain.gain.setValueAtTime(0.15, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.08);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + length);
     tone.connect(gain).connect(audio.destination);
     tone.start();
-    tone.stop(audio.currentTime + 0.08);
+    tone.stop(audio.currentTime + length);
   } catch {
     // No sound here.
   }
@@ -1035,6 +1456,7 @@ function navigateTo(ply) {
   // The position before it too, to mark what the move changed.
   if (viewPly !== null && viewPly > 0 && !positions[viewPly - 1]) send({ type: "view", ply: viewPly - 1 });
   render();
+  saveGame();
 }
 
 function navigate(step) {
@@ -1197,7 +1619,7 @@ function scoreValue(score) {
 function scoreWords(value) {
   if (Math.abs(value) >= 50000) {
     const plies = 100000 - Math.abs(value);
-    return `${playerName(value > 0 ? 1 : 2)} wins in ${plies} plies`;
+    return `${playerName(value > 0 ? 1 : 2)} wins in ${plies} ${plies === 1 ? "ply" : "plies"}`;
   }
   if (Math.abs(value) < 5) return "equal";
   return `${playerName(value > 0 ? 1 : 2)} +${(Math.abs(value) / 100).toFixed(2)}`;
@@ -1498,7 +1920,7 @@ $("copy-position").onclick = () => copy($("position").value);
 // Back to a page kept in the browser's cache: its connection is gone, so
 // load it afresh (the address resumes the game).
 // Leaving: the address keeps the clocks as they are now.
-window.addEventListener("pagehide", saveGame);
+window.addEventListener("pagehide", writeGame);
 window.addEventListener("pageshow", (event) => {
   if (event.persisted) location.reload();
 });

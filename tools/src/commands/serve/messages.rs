@@ -69,6 +69,10 @@ pub struct NewGame {
     /// The wait before each engine's search, in ms (to watch engines play).
     #[serde(default)]
     pub delay_ms: u64,
+    /// Engine against engine: start held, as [`Request::Pace`] holds a game
+    /// (a paused game resumed from the page's address).
+    #[serde(default)]
+    pub paused: bool,
     /// When a game that ended by resignation or time is resumed: that
     /// verdict (refused when the rules ended the game).
     #[serde(default)]

@@ -306,6 +306,7 @@ impl Session {
             side.clock.map(|c| c.left_ms.unwrap_or(c.base_ms).min(i64::MAX as u64) as i64)
         });
         let delay = Duration::from_millis(settings.delay_ms.min(60_000));
+        let paused = settings.paused;
         let mut game = Game {
             settings,
             base,
@@ -318,7 +319,7 @@ impl Session {
             to_move: 0,
             left,
             turn_started: None,
-            paused: false,
+            paused,
             delay,
             go_at: None,
         };

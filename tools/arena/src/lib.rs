@@ -36,8 +36,8 @@ pub use movetext::{Movetext, MovetextError, MovetextScanner, Token, Tokens, read
 pub use record::{GameRecord, Termination};
 pub use referee::OptionsRefused;
 pub use schedule::{
-    Fixture, OPENING_BYTES, Opening, Openings, Pairing, Shard, encounters, openings_budget,
-    schedule,
+    Fixture, GAMES_PER_ENCOUNTER, OPENING_BYTES, Opening, Openings, Pairing, Shard, encounters,
+    openings_budget, schedule,
 };
 pub use standings::Standings;
 pub use stats::{Elo, Pentanomial, Sprt, SprtVerdict, Wdl, elo_from_score, erf, score_from_elo};
@@ -189,6 +189,26 @@ pub struct ArenaFlags {
     /// No per-game lines and no interim standings.
     #[arg(long)]
     pub quiet: bool,
+    /// Games per encounter and round, all from the round's opening, colours
+    /// alternating (default: 2).
+    #[arg(long, value_name = "N")]
+    pub games: Option<u32>,
+    /// Two games per encounter and round, colours swapped (`--games 2`).
+    #[arg(long)]
+    pub repeat: bool,
+    /// Never swap colours: the first-listed engine of an encounter plays
+    /// first in all its games (second with `--reverse`).
+    #[arg(long)]
+    pub noswap: bool,
+    /// Swap the colours of every game: the second-listed engine of an
+    /// encounter plays first in its first game.
+    #[arg(long)]
+    pub reverse: bool,
+    /// `on`: start both engines afresh for every game; `off`: keep each
+    /// engine's process for its next game (`uginewgame`, `isready`), and
+    /// start a new one only after a fault.
+    #[arg(long, value_name = "on|off", default_value = "off", value_parser = config::parse_on_off)]
+    pub restart: bool,
 }
 
 /// Subcommands of `igroteka arena`.

@@ -30,7 +30,9 @@ pub struct Fixture {
     pub id: u64,
     /// Round, from 1.
     pub round: u32,
-    /// The colour-swapped pair this game belongs to (`id / 2`).
+    /// The pair of games this game belongs to: games `2k` and `2k + 1` of
+    /// an encounter (so `id / 2` with the default two games per encounter;
+    /// with an odd `--games`, an encounter's last game is a pair alone).
     pub pair: u64,
     /// Engine index playing first.
     pub p1: usize,
@@ -48,26 +50,34 @@ pub fn encounters(engines: usize, gauntlet: bool) -> Vec<(usize, usize)> {
     }
 }
 
-/// The whole schedule: per round, per encounter, two games with colours
+/// The default schedule: per round, per encounter, two games with colours
 /// swapped (the first-listed engine plays first in the first game).
 pub fn schedule(engines: usize, rounds: u32, gauntlet: bool) -> Vec<Fixture> {
-    let encounters = encounters(engines, gauntlet);
-    let mut fixtures = Vec::new();
-    let mut pair = 0;
-    for round in 1..=rounds {
-        for &(a, b) in &encounters {
-            for (p1, p2) in [(a, b), (b, a)] {
-                fixtures.push(Fixture { id: fixtures.len() as u64, round, pair, p1, p2 });
-            }
-            pair += 1;
-        }
+    Pairing {
+        engines: (0..engines).map(|i| i.to_string()).collect(),
+        rounds,
+        gauntlet,
+        ..Pairing::default()
     }
-    fixtures
+    .fixtures()
+}
+
+/// The default number of games per encounter and round (`--games`).
+pub const GAMES_PER_ENCOUNTER: u32 = 2;
+
+fn is_default_games(games: &u32) -> bool {
+    *games == GAMES_PER_ENCOUNTER
+}
+
+fn default_games() -> u32 {
+    GAMES_PER_ENCOUNTER
 }
 
 /// Who plays whom: what the schedule is made of, written in every record so
 /// that `merge` can rebuild the schedule and check each game's engines and
-/// round, and find the games missing, without the command line.
+/// round, and find the games missing, without the command line. The fields
+/// of `--games`, `--noswap` and `--reverse` are written only when they are
+/// not the default, so records of the default schedule read as before.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pairing {
     /// The engines' names, in the order given (engine 1 first).
@@ -77,12 +87,52 @@ pub struct Pairing {
     /// Engine 1 plays each other one, instead of a round-robin.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub gauntlet: bool,
+    /// Games per encounter and round (`--games`, default 2), all from the
+    /// round's opening.
+    #[serde(default = "default_games", skip_serializing_if = "is_default_games")]
+    pub games: u32,
+    /// Colours are not swapped between the games of an encounter (`--noswap`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub noswap: bool,
+    /// The second-listed engine of each encounter plays first where it
+    /// would play second, and the other way round (`--reverse`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reverse: bool,
+}
+
+impl Default for Pairing {
+    /// No engines, one round, a round-robin of two games per encounter.
+    fn default() -> Self {
+        Pairing {
+            engines: Vec::new(),
+            rounds: 1,
+            gauntlet: false,
+            games: GAMES_PER_ENCOUNTER,
+            noswap: false,
+            reverse: false,
+        }
+    }
 }
 
 impl Pairing {
     /// The whole (unsharded) schedule.
     pub fn fixtures(&self) -> Vec<Fixture> {
-        schedule(self.engines.len(), self.rounds, self.gauntlet)
+        let encounters = encounters(self.engines.len(), self.gauntlet);
+        let mut fixtures = Vec::new();
+        let mut pair = 0;
+        for round in 1..=self.rounds {
+            for &(a, b) in &encounters {
+                for g in 0..self.games {
+                    let swapped = (!self.noswap && g % 2 == 1) != self.reverse;
+                    let (p1, p2) = if swapped { (b, a) } else { (a, b) };
+                    fixtures.push(Fixture { id: fixtures.len() as u64, round, pair, p1, p2 });
+                    if g % 2 == 1 || g + 1 == self.games {
+                        pair += 1;
+                    }
+                }
+            }
+        }
+        fixtures
     }
 
     /// The encounters of one round.
@@ -93,19 +143,25 @@ impl Pairing {
 
     /// The number of games of the whole schedule.
     pub fn games(&self) -> u64 {
-        self.encounters_per_round().saturating_mul(2).saturating_mul(u64::from(self.rounds))
+        self.encounters_per_round()
+            .saturating_mul(u64::from(self.games))
+            .saturating_mul(u64::from(self.rounds))
     }
 
     /// Game `id` of the whole schedule (as [`Pairing::fixtures`] has it),
-    /// found without making the schedule; `None` past its end.
+    /// found without making the schedule; `None` past its end. Game `g` of
+    /// an encounter of engines `a` and `b` (`a` listed first) has `a` first
+    /// when `g` is even, `b` when it is odd; `--noswap` keeps `a` first in
+    /// every game, `--reverse` swaps the colours of every game.
     pub fn fixture(&self, id: u64) -> Option<Fixture> {
         if id >= self.games() {
             return None;
         }
+        let games = u64::from(self.games);
         let per_round = self.encounters_per_round();
-        let pair = id / 2;
-        let round = u32::try_from(pair / per_round + 1).ok()?;
-        let mut k = (pair % per_round) as usize;
+        let (encounter, g) = (id / games, id % games);
+        let round = u32::try_from(encounter / per_round + 1).ok()?;
+        let mut k = (encounter % per_round) as usize;
         let n = self.engines.len();
         let (a, b) = if self.gauntlet {
             (0, k + 1)
@@ -117,8 +173,26 @@ impl Pairing {
             }
             (a, a + 1 + k)
         };
-        let (p1, p2) = if id.is_multiple_of(2) { (a, b) } else { (b, a) };
+        let swapped = (!self.noswap && g % 2 == 1) != self.reverse;
+        let (p1, p2) = if swapped { (b, a) } else { (a, b) };
+        let pair = encounter * games.div_ceil(2) + g / 2;
         Some(Fixture { id, round, pair, p1, p2 })
+    }
+
+    /// The schedule's settings beyond engines, rounds and gauntlet, in
+    /// words for the tournament's description: empty for the default.
+    pub fn games_text(&self) -> String {
+        let mut text = String::new();
+        if self.games != GAMES_PER_ENCOUNTER {
+            text.push_str(&format!(" games={}", self.games));
+        }
+        if self.noswap {
+            text.push_str(" noswap");
+        }
+        if self.reverse {
+            text.push_str(" reverse");
+        }
+        text
     }
 }
 

@@ -19,7 +19,7 @@ use crate::check::{repeated_games, verify};
 use crate::config::{EngineSpec, Limit};
 use crate::record::GameRecord;
 use crate::referee::{Referee, StartError};
-use crate::schedule::{Fixture, Opening, Openings, Pairing, Shard};
+use crate::schedule::{Fixture, GAMES_PER_ENCOUNTER, Opening, Openings, Pairing, Shard};
 use crate::standings::Standings;
 use crate::stats::{Sprt, SprtVerdict};
 use crate::{ArenaArgs, MergeArgs};
@@ -270,16 +270,27 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
         Some(text) => Openings::parse(text, entry, variant, args.flags.rounds)?,
         None => Openings::Start,
     };
+    let games = match (args.flags.games, args.flags.repeat) {
+        (Some(0), _) => bail!("--games must be at least 1"),
+        (Some(n), true) if n != GAMES_PER_ENCOUNTER => {
+            bail!("--repeat is --games {GAMES_PER_ENCOUNTER}; it contradicts --games {n}")
+        }
+        (Some(n), _) => n,
+        (None, _) => GAMES_PER_ENCOUNTER,
+    };
     let pairing = Pairing {
         engines: engines.iter().map(|e| e.name.clone()).collect(),
         rounds: args.flags.rounds,
         gauntlet: args.flags.gauntlet,
+        games,
+        noswap: args.flags.noswap,
+        reverse: args.flags.reverse,
     };
     let total = pairing.games();
     if total > MAX_GAMES {
         bail!(
-            "--rounds {} makes {total} games; one tournament has at most {MAX_GAMES} \
-             (fewer rounds, or several tournaments with different --seed)",
+            "--rounds {} with --games {games} makes {total} games; one tournament has at most \
+             {MAX_GAMES} (fewer rounds, or several tournaments with different --seed)",
             args.flags.rounds
         );
     }
@@ -313,7 +324,7 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
     let move_timeout = args.flags.move_timeout.max(1);
     let description = format!(
         "game={} variant={} engines={:x} rounds={} gauntlet={} openings={:x} seed={} max_plies={} \
-         timemargin={} stall_timeout={} move_timeout={move_timeout}",
+         timemargin={} stall_timeout={} move_timeout={move_timeout}{}",
         entry.name,
         variant,
         fnv1a(&engines.iter().map(EngineSpec::canonical).collect::<Vec<_>>().join("\n")),
@@ -324,6 +335,7 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
         max_plies,
         args.flags.timemargin,
         args.flags.stall_timeout,
+        pairing.games_text(),
     );
     if let Some(dir) = &args.flags.engine_log {
         std::fs::create_dir_all(dir)

@@ -325,6 +325,9 @@ fn bad_flags_are_refused() {
         &["--rounds", "0"],
         &["--openings", "book"],
         &["--shard", "3/2"],
+        &["--games", "0"],
+        &["--repeat", "--games", "3"],
+        &["--restart", "sometimes"],
     ] {
         assert!(arena(&args(bad)).is_err(), "{bad:?}");
     }
@@ -1131,4 +1134,76 @@ fn a_second_run_is_refused_even_with_the_lock_file_deleted() {
     // The first run's games are all there, each once.
     let games = read_records(games(), std::slice::from_ref(&state)).unwrap();
     assert!(games.len() >= 2, "{}", games.len());
+}
+
+/// `--games 3 --reverse`: three games per encounter from the round's
+/// opening, the second-listed engine first in the first; the records say
+/// so (merge and resume rebuild that schedule), and a state of another
+/// schedule is another tournament.
+#[test]
+fn games_per_encounter_are_recorded_and_checked() {
+    let dir = scratch("games");
+    let jsonl = dir.join("games.jsonl");
+    let state = dir.join("state.jsonl");
+    let run = |extra: &[&str]| {
+        let mut a = args(&[
+            "--engine",
+            "name=a",
+            "builtin=random",
+            "--engine",
+            "name=b",
+            "builtin=random",
+            "--each",
+            "nodes=1",
+            "--rounds",
+            "2",
+            "--openings",
+            "random:1",
+            "--concurrency",
+            "2",
+            "--quiet",
+            "--jsonl",
+            jsonl.to_str().unwrap(),
+            "--state",
+            state.to_str().unwrap(),
+        ]);
+        a.extend(args(extra));
+        arena(&a)
+    };
+    run(&["--games", "3", "--reverse"]).unwrap();
+    let games = records(&jsonl);
+    let sides: Vec<(&str, &str)> = games.iter().map(|g| (g.p1.as_str(), g.p2.as_str())).collect();
+    assert_eq!(sides, [("b", "a"), ("a", "b"), ("b", "a")].repeat(2));
+    let pairs: Vec<u64> = games.iter().map(|g| g.pair).collect();
+    assert_eq!(pairs, [0, 0, 1, 2, 2, 3]);
+    for round in games.chunks(3) {
+        assert!(round.iter().all(|g| g.opening == round[0].opening), "{round:?}");
+    }
+    assert_eq!(games[0].pairing.as_ref().unwrap().games, 3);
+    // Resuming the finished state with the same flags plays nothing more.
+    run(&["--games", "3", "--reverse"]).unwrap();
+    assert_eq!(records(&jsonl).len(), 6);
+    let other = format!("{:#}", run(&["--games", "3"]).unwrap_err());
+    assert!(other.contains("holds another tournament"), "{other}");
+    let noswap = dir.join("noswap.jsonl");
+    arena(&args(&[
+        "--engine",
+        "name=a",
+        "builtin=random",
+        "--engine",
+        "name=b",
+        "builtin=random",
+        "--each",
+        "nodes=1",
+        "--repeat",
+        "--noswap",
+        "--rounds",
+        "1",
+        "--quiet",
+        "--jsonl",
+        noswap.to_str().unwrap(),
+    ]))
+    .unwrap();
+    let sides: Vec<(String, String)> = records(&noswap).into_iter().map(|g| (g.p1, g.p2)).collect();
+    assert_eq!(sides, [("a".to_owned(), "b".to_owned()), ("a".to_owned(), "b".to_owned())]);
 }

@@ -10,7 +10,9 @@
 //! (a line that is not UTF-8); `liar` (always says `response p1win` to
 //! `query result` at the end); `no-bestmove` (answers everything but never
 //! `bestmove`); `other-game` (declares a `Game` option without tic-tac-toe).
-//! A crash says why on stderr first.
+//! A crash says why on stderr first. The `go`s are counted per game
+//! (`uginewgame`), which is answered `info string fake-engine: process PID
+//! game N`, N counting the games of this process.
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -38,6 +40,7 @@ fn main() {
     let mut pos: Box<dyn SearchGame> = start();
     let mut think = Think { engine: EngineKind::Random, ..Think::default() };
     let mut gos = 0;
+    let mut games = 0;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for line in Lines::new(std::io::stdin().lock()) {
@@ -74,8 +77,12 @@ fn main() {
                 }
             }
             Ok(GuiMessage::NewGame) => {
+                // `--at N` counts the `go`s of each game, kept process or not.
+                games += 1;
+                gos = 0;
                 pos = start();
-                continue;
+                let pid = std::process::id();
+                vec![EngineMessage::InfoString(format!("fake-engine: process {pid} game {games}"))]
             }
             Ok(GuiMessage::Position { base, moves }) => {
                 pos = position(&entry, &base, &moves).unwrap_or_else(start);

@@ -142,18 +142,6 @@ pub(crate) fn parse_bytes(text: &str) -> std::result::Result<u64, String> {
     Ok(if bytes == 0 { u64::MAX } else { bytes })
 }
 
-/// Reads `on` or `off` (for `--restart`).
-///
-/// # Errors
-/// Any other text, in words (for clap).
-pub(crate) fn parse_on_off(text: &str) -> std::result::Result<bool, String> {
-    match text.trim() {
-        "on" => Ok(true),
-        "off" => Ok(false),
-        other => Err(format!("'{other}' is neither on nor off")),
-    }
-}
-
 fn parse_number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T> {
     value.trim().parse().ok().with_context(|| format!("{key}={value}: not a non-negative number"))
 }

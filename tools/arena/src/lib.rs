@@ -207,8 +207,20 @@ pub struct ArenaFlags {
     /// `on`: start both engines afresh for every game; `off`: keep each
     /// engine's process for its next game (`uginewgame`, `isready`), and
     /// start a new one only after a fault.
-    #[arg(long, value_name = "on|off", default_value = "off", value_parser = config::parse_on_off)]
+    #[arg(
+        long,
+        value_name = "on|off",
+        default_value = "off",
+        action = clap::ArgAction::Set,
+        value_parser = on_off(),
+    )]
     pub restart: bool,
+}
+
+/// `on` (true) or `off` (false), for `--restart`.
+fn on_off() -> impl clap::builder::TypedValueParser<Value = bool> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(["on", "off"]).map(|value| value == "on")
 }
 
 /// Subcommands of `igroteka arena`.

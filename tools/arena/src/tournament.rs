@@ -18,7 +18,7 @@ use tokio::task::JoinSet;
 use crate::check::{repeated_games, verify};
 use crate::config::{EngineSpec, Limit};
 use crate::record::GameRecord;
-use crate::referee::{Referee, StartError};
+use crate::referee::{Idle, Referee, StartError};
 use crate::schedule::{Fixture, GAMES_PER_ENCOUNTER, Opening, Openings, Pairing, Shard};
 use crate::standings::Standings;
 use crate::stats::{Sprt, SprtVerdict};
@@ -187,7 +187,7 @@ async fn check_engines(referee: &Referee) -> Result<Vec<bool>> {
         match referee.start(spec, seed, None).await {
             Ok(started) => {
                 varies.push(started.varies);
-                started.engine.quit();
+                referee.release(varies.len() - 1, started);
             }
             Err(StartError::Fault(fault)) => bail!(
                 "engine '{}' does not start ({}): {}",
@@ -346,6 +346,7 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
         .concurrency
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
+    let engine_count = engines.len();
     Ok(Plan {
         referee: Arc::new(Referee {
             entry,
@@ -355,6 +356,8 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
             max_plies,
             time_margin: Duration::from_millis(args.flags.timemargin),
             stall_timeout: Duration::from_millis(args.flags.stall_timeout),
+            restart: args.flags.restart,
+            idle: Idle::new(engine_count),
             move_timeout: Duration::from_millis(move_timeout),
             engine_log: args.flags.engine_log.clone(),
             engine_log_bytes: args.flags.engine_log_limit,
@@ -452,6 +455,7 @@ async fn play(plan: &Plan, outputs: &mut Outputs, mut records: Vec<GameRecord>) 
             }
         }
     }
+    plan.referee.close().await;
     bar.finish_and_clear();
     records.sort_by_key(|r| r.id);
     writeln!(std::io::stdout(), "{}", Standings::new(&names, &records).report(plan.sprt.as_ref()))?;

@@ -367,10 +367,9 @@ fn sprt_stops_a_decided_match() {
     assert_eq!(sprt.verdict(sprt.llr(standings.totals[0])), arena::SprtVerdict::H1);
 }
 
-/// A four-game tournament of two random players, with every output in `dir`.
-fn small(dir: &Path) -> Vec<String> {
-    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
-    args(&[
+/// Two random players `a` and `b` at one node a move, quiet, then `extra`.
+fn two_randoms(extra: &[&str]) -> Vec<String> {
+    let mut a = args(&[
         "--engine",
         "name=a",
         "builtin=random",
@@ -379,9 +378,18 @@ fn small(dir: &Path) -> Vec<String> {
         "builtin=random",
         "--each",
         "nodes=1",
+        "--quiet",
+    ]);
+    a.extend(args(extra));
+    a
+}
+
+/// A four-game tournament of two random players, with every output in `dir`.
+fn small(dir: &Path) -> Vec<String> {
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    two_randoms(&[
         "--concurrency",
         "1",
-        "--quiet",
         "--state",
         &path("state.jsonl"),
         "--jsonl",
@@ -1036,7 +1044,9 @@ fn engine_logs_stop_at_their_limit_with_a_note() {
         let _ = std::fs::remove_dir_all(&logs);
         let mut a =
             args(&["--engine", "name=flood", &flood, "--engine", "name=b", "builtin=random"]);
-        a.extend(args(&["--rounds", "1", "--each", "nodes=1", "--quiet", "--engine-log"]));
+        // A process per game, each flooding its own log.
+        a.extend(args(&["--restart", "on", "--rounds", "1", "--each", "nodes=1", "--quiet"]));
+        a.push("--engine-log".to_owned());
         a.push(logs.display().to_string());
         a.extend(args(limit));
         arena(&a).unwrap();
@@ -1146,22 +1156,13 @@ fn games_per_encounter_are_recorded_and_checked() {
     let jsonl = dir.join("games.jsonl");
     let state = dir.join("state.jsonl");
     let run = |extra: &[&str]| {
-        let mut a = args(&[
-            "--engine",
-            "name=a",
-            "builtin=random",
-            "--engine",
-            "name=b",
-            "builtin=random",
-            "--each",
-            "nodes=1",
+        let mut a = two_randoms(&[
             "--rounds",
             "2",
             "--openings",
             "random:1",
             "--concurrency",
             "2",
-            "--quiet",
             "--jsonl",
             jsonl.to_str().unwrap(),
             "--state",
@@ -1186,24 +1187,115 @@ fn games_per_encounter_are_recorded_and_checked() {
     let other = format!("{:#}", run(&["--games", "3"]).unwrap_err());
     assert!(other.contains("holds another tournament"), "{other}");
     let noswap = dir.join("noswap.jsonl");
-    arena(&args(&[
-        "--engine",
-        "name=a",
-        "builtin=random",
-        "--engine",
-        "name=b",
-        "builtin=random",
-        "--each",
-        "nodes=1",
+    arena(&two_randoms(&[
         "--repeat",
         "--noswap",
         "--rounds",
         "1",
-        "--quiet",
         "--jsonl",
         noswap.to_str().unwrap(),
     ]))
     .unwrap();
     let sides: Vec<(String, String)> = records(&noswap).into_iter().map(|g| (g.p1, g.p2)).collect();
     assert_eq!(sides, [("a".to_owned(), "b".to_owned()), ("a".to_owned(), "b".to_owned())]);
+}
+
+/// The `(process, game of that process)` the fake engine announced in each
+/// `--engine-log` of engine `name` in `logs`, by game id.
+fn processes(logs: &Path, name: &str) -> Vec<(u64, (u32, u32))> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(logs).unwrap() {
+        let path = entry.unwrap().path();
+        let file = path.file_name().unwrap().to_str().unwrap().to_owned();
+        if !file.ends_with(&format!("-{name}.log")) {
+            continue;
+        }
+        let id: u64 =
+            file.strip_prefix("game").unwrap().split('-').next().unwrap().parse().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let announced = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("< info string fake-engine: process "))
+            .next_back()
+            .unwrap_or_else(|| panic!("no announcement in {file}: {text}"));
+        let (pid, game) = announced.split_once(" game ").unwrap();
+        found.push((id, (pid.parse().unwrap(), game.parse().unwrap())));
+    }
+    found.sort_unstable();
+    found
+}
+
+/// Issue 32, item 4: with `--restart off` (the default) an engine's process
+/// plays game after game (`uginewgame`, `isready`), one log per game still;
+/// a crashed one is replaced for its next game, which it plays until it
+/// crashes again; `--restart on` starts every game afresh.
+#[test]
+fn engine_processes_are_kept_between_games_and_a_crashed_one_is_replaced() {
+    let dir = scratch("reuse");
+    let logs = dir.join("logs");
+    let jsonl = dir.join("games.jsonl");
+    let run = |restart: &str| {
+        let _ = std::fs::remove_dir_all(&logs);
+        let _ = std::fs::remove_file(&jsonl);
+        arena(&args(&[
+            "--engine",
+            "name=good",
+            "builtin=random",
+            "--engine",
+            "name=crasher",
+            &format!("cmd={} --mode crash --at 2", fake()),
+            "--rounds",
+            "3",
+            "--each",
+            "nodes=1",
+            "--concurrency",
+            "1",
+            "--quiet",
+            "--restart",
+            restart,
+            "--jsonl",
+            jsonl.to_str().unwrap(),
+            "--engine-log",
+            logs.to_str().unwrap(),
+        ]))
+        .unwrap();
+        let games = records(&jsonl);
+        assert_eq!(games.len(), 6);
+        for g in &games {
+            assert_eq!(g.termination, Termination::Disconnect, "{g:?}");
+            assert!(g.reason.ends_with("crashing on purpose at go 2"), "{g:?}");
+        }
+        (processes(&logs, "good"), processes(&logs, "crasher"))
+    };
+    let (good, crasher) = run("off");
+    assert_eq!(good.len(), 6);
+    let pids: HashSet<u32> = good.iter().map(|(_, (pid, _))| *pid).collect();
+    assert_eq!(pids.len(), 1, "one process for all of good's games: {good:?}");
+    let counts: Vec<u32> = good.iter().map(|(_, (_, game))| *game).collect();
+    assert!(counts.windows(2).all(|w| w[1] == w[0] + 1), "{counts:?}");
+    let pids: HashSet<u32> = crasher.iter().map(|(_, (pid, _))| *pid).collect();
+    assert_eq!(pids.len(), 6, "a new process after each crash: {crasher:?}");
+    let (good, crasher) = run("on");
+    for (id, (_, game)) in good.iter().chain(&crasher) {
+        assert_eq!(*game, 1, "game {id} was not a new process's first");
+    }
+    let pids: HashSet<u32> = good.iter().map(|(_, (pid, _))| *pid).collect();
+    assert_eq!(pids.len(), 6);
+}
+
+/// Kept processes play the games new ones would: the same records with
+/// `--restart on` and `off` where the engines are deterministic.
+#[test]
+fn results_are_the_same_with_and_without_restarts() {
+    let dir = scratch("restart-same");
+    let run = |restart: &str| {
+        let jsonl = dir.join(format!("{restart}.jsonl"));
+        let mut a = args(DETERMINISTIC);
+        a.extend(args(&["--restart", restart, "--jsonl", jsonl.to_str().unwrap()]));
+        arena(&a).unwrap();
+        let mut games = records(&jsonl);
+        games.iter_mut().for_each(|g| g.duration_ms = 0);
+        games
+    };
+    assert_eq!(run("off"), run("on"));
 }

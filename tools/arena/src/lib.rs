@@ -16,6 +16,7 @@
 //! moves replayed under its ply cap, its end, result and blame what they
 //! give, one tournament fingerprint for all.
 
+mod book;
 mod check;
 mod config;
 mod engine;
@@ -29,6 +30,7 @@ mod tournament;
 
 use std::path::PathBuf;
 
+pub use book::RANDOM_BOOK_BYTES;
 pub use check::repeated_games;
 pub use config::{EngineSpec, Limit, Program, TimeControl, split_command};
 pub use engine::Fault;
@@ -134,9 +136,11 @@ pub struct ArenaFlags {
     #[arg(long, default_value_t = 2)]
     pub rounds: u32,
     /// `random:PLIES` (seeded, one per round) or `file=PATH` (one move list or
-    /// position per line, one per round in turn). Default: the start position.
-    #[arg(long, value_name = "SPEC")]
-    pub openings: Option<String>,
+    /// position per line, one per round in turn), with `format=epd|pgn`,
+    /// `order=sequential|random`, `plies=N`, `start=N`. Default: the start
+    /// position.
+    #[arg(long, value_name = "SPEC", num_args = 1..)]
+    pub openings: Option<Vec<String>>,
     /// Games played at once (default: the number of cores).
     #[arg(long)]
     pub concurrency: Option<usize>,

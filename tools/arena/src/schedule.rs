@@ -1,16 +1,13 @@
 //! Who plays whom, in which order, from which opening; shards of the schedule.
 
 use std::fmt;
-use std::fs::File;
-use std::io::BufReader;
-use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use board_core::{GameRecord, Rng};
-use protocol::Lines;
 use search::{GameEntry, SearchGame};
 use serde::{Deserialize, Serialize};
 
+use crate::book::Book;
 use crate::movetext::read_movetext;
 
 /// How many bytes of an openings file may be read per opening a tournament
@@ -297,7 +294,7 @@ impl fmt::Display for Opening {
 
 /// Whether `line` is a PGN tag pair (`[Event "..."]`), which would
 /// otherwise read as an empty move list: the start position.
-fn is_pgn_tag(line: &str) -> bool {
+pub(crate) fn is_pgn_tag(line: &str) -> bool {
     line.strip_prefix('[').and_then(|rest| rest.strip_suffix(']')).is_some_and(|inner| {
         inner.split_once(char::is_whitespace).is_some_and(|(name, value)| {
             !name.is_empty()
@@ -333,58 +330,41 @@ impl Openings {
     /// Bad syntax, an unreadable file, a line that is neither form, a file
     /// that gives too few openings within the limit.
     pub fn parse(text: &str, entry: &GameEntry, variant: &str, wanted: u32) -> Result<Openings> {
-        if let Some(plies) = text.strip_prefix("random:") {
-            let plies = plies.trim().parse().with_context(|| format!("--openings {text}"))?;
-            return Ok(Openings::Random { plies });
-        }
-        if let Some(path) = text.strip_prefix("file=") {
-            return Openings::read_file(Path::new(path), entry, variant, wanted);
-        }
-        bail!("--openings '{text}': expected random:PLIES or file=PATH")
+        Openings::parse_tokens(&[text.to_owned()], entry, variant, wanted, 0)
     }
 
-    fn read_file(path: &Path, entry: &GameEntry, variant: &str, wanted: u32) -> Result<Openings> {
-        let file =
-            File::open(path).with_context(|| format!("reading openings {}", path.display()))?;
-        let mut list = Vec::new();
-        let budget = openings_budget(wanted);
-        let mut read = 0;
-        for (number, line) in (1..).zip(Lines::new(BufReader::new(file))) {
-            if list.len() >= wanted as usize {
-                break;
+    /// Reads the tokens of `--openings`: `random:P`, or `file=F` followed
+    /// by `format=epd|pgn`, `order=sequential|random` (shuffled with
+    /// `seed`), `plies=N` (each opening cut after N plies) and `start=N`
+    /// (the book's N-th opening first, from 1), as fastchess reads them.
+    /// Without `format=`, as [`Openings::parse`]; `epd`: one position text
+    /// per line; `pgn`: game records, tags and `[FEN]` honoured.
+    ///
+    /// # Errors
+    /// As [`Openings::parse`]; an unknown key, a bad value, a record that
+    /// is not a game of `entry`'s `variant`.
+    pub fn parse_tokens(
+        tokens: &[String],
+        entry: &GameEntry,
+        variant: &str,
+        wanted: u32,
+        seed: u64,
+    ) -> Result<Openings> {
+        let Some((first, keys)) = tokens.split_first() else {
+            bail!("--openings: expected random:PLIES or file=PATH");
+        };
+        if let Some(plies) = first.strip_prefix("random:") {
+            if let Some(key) = keys.first() {
+                bail!("--openings {first}: '{key}' goes with file= only");
             }
-            let line = line.with_context(|| format!("reading openings {}", path.display()))?;
-            read += line.len() as u64 + 1;
-            if read > budget {
-                bail!(
-                    "{}: more than {budget} bytes read for {} openings (found {})",
-                    path.display(),
-                    wanted,
-                    list.len()
-                );
-            }
-            // A byte-order mark (as some editors write) is no part of line 1.
-            let line = line.strip_prefix('\u{feff}').unwrap_or(&line).trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            if is_pgn_tag(line) {
-                bail!(
-                    "{}:{number} is a PGN tag ({line}): --openings file= reads one move list or \
-                     position per line, not a PGN file; put each opening's moves on a line of \
-                     their own",
-                    path.display()
-                );
-            }
-            list.push(
-                parse_opening_line(line, entry, variant)
-                    .with_context(|| format!("{}:{number}", path.display()))?,
-            );
+            let plies = plies.trim().parse().with_context(|| format!("--openings {first}"))?;
+            return Ok(Openings::Random { plies });
         }
-        if list.is_empty() {
-            bail!("{}: no openings", path.display());
+        if let Some(path) = first.strip_prefix("file=") {
+            let book = Book::parse(path, keys)?;
+            return Ok(Openings::List(book.read(entry, variant, wanted, seed)?));
         }
-        Ok(Openings::List(list))
+        bail!("--openings '{first}': expected random:PLIES or file=PATH")
     }
 
     /// The openings in the fingerprint's defined encoding, the same in
@@ -440,7 +420,7 @@ impl Openings {
 
 /// A line of an openings file: a move list from the start (as `replay`
 /// reads it, move numbers and annotations allowed) or a position text.
-fn parse_opening_line(line: &str, entry: &GameEntry, variant: &str) -> Result<Opening> {
+pub(crate) fn parse_opening_line(line: &str, entry: &GameEntry, variant: &str) -> Result<Opening> {
     let as_moves = || -> Result<Opening> {
         let record = read_movetext(line)?;
         let mut pos = entry.start(variant).map_err(|e| anyhow::anyhow!("{e}"))?;

@@ -267,7 +267,9 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
     };
     let shard = args.flags.shard.as_deref().map(Shard::parse).transpose()?;
     let openings = match &args.flags.openings {
-        Some(text) => Openings::parse(text, entry, variant, args.flags.rounds)?,
+        Some(tokens) => {
+            Openings::parse_tokens(tokens, entry, variant, args.flags.rounds, args.flags.seed)?
+        }
         None => Openings::Start,
     };
     let games = match (args.flags.games, args.flags.repeat) {

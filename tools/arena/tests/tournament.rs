@@ -564,8 +564,12 @@ fn a_pgn_file_as_openings_is_refused() {
         "--rounds",
         "1",
         "--quiet",
+        "--concurrency",
+        "1",
         "--pgnout",
         pgn.to_str().unwrap(),
+        "--jsonl",
+        dir.join("source.jsonl").to_str().unwrap(),
     ]))
     .unwrap();
     let book = format!("file={}", pgn.display());
@@ -578,6 +582,21 @@ fn a_pgn_file_as_openings_is_refused() {
             && !err.contains('\n'),
         "{err}"
     );
+    // With format=pgn, the arena's own records are a book: each game's
+    // first plies=N moves an opening, one game per round (the games were
+    // written in the order of their ids: one at a time).
+    let source = records(&dir.join("source.jsonl"));
+    let jsonl = dir.join("replayed.jsonl");
+    let mut a = args(&["--engine", "builtin=random", "--engine", "name=b", "builtin=random"]);
+    a.extend(args(&["--each", "nodes=1", "--quiet", "--rounds", "2", "--jsonl"]));
+    a.extend([jsonl.display().to_string(), "--openings".to_owned(), book.clone()]);
+    a.extend(args(&["format=pgn", "plies=2"]));
+    arena(&a).unwrap();
+    for game in records(&jsonl) {
+        let from = &source[game.round as usize - 1];
+        assert_eq!(game.moves[..2], from.moves[..2], "{game:?}");
+        assert_eq!(game.opening, format!("startpos moves {}", from.moves[..2].join(" ")));
+    }
     // A move list in brackets' company is still a move list.
     std::fs::write(&pgn, "# [Event \"a comment\"]\nc4 c0\n").unwrap();
     let entry = GameEntry::of::<TicTacToe>();

@@ -55,6 +55,8 @@ fn a_small_round_robin_of_built_ins_completes_with_standings_and_records() {
         assert!(all.contains(name), "{name} missing from {all}");
     }
     assert!(all.contains("Crosstable"), "{all}");
+    // Three engines: the maximum-likelihood list under the standings.
+    assert!(out.contains("\nRatings (maximum likelihood"), "{out}");
     // 3 engines, 1 round: 3 encounters, each played twice with colours swapped.
     let records = std::fs::read_to_string(&jsonl).expect("jsonl written");
     assert_eq!(records.lines().count(), 6, "{records}");
@@ -475,6 +477,17 @@ fn the_kubernetes_recipe_runs_as_written() {
 /// players and `[Result]` from White's side ("1-0": White won).
 fn pgn_points(pgn: &str) -> std::collections::BTreeMap<String, f64> {
     let mut points = std::collections::BTreeMap::new();
+    for (white, black, white_points) in pgn_games(pgn) {
+        *points.entry(white).or_insert(0.0) += white_points;
+        *points.entry(black).or_insert(0.0) += 1.0 - white_points;
+    }
+    points
+}
+
+/// Each game of a PGN file as rating tools read it: `[White]`, `[Black]`
+/// and White's points by `[Result]`.
+fn pgn_games(pgn: &str) -> Vec<(String, String, f64)> {
+    let mut games = Vec::new();
     for game in pgn.split("[Event ").skip(1) {
         let tag = |name: &str| {
             game.lines()
@@ -489,10 +502,9 @@ fn pgn_points(pgn: &str) -> std::collections::BTreeMap<String, f64> {
             "1/2-1/2" => 0.5,
             other => panic!("result {other} in {game}"),
         };
-        *points.entry(tag("White")).or_insert(0.0) += white;
-        *points.entry(tag("Black")).or_insert(0.0) += 1.0 - white;
+        games.push((tag("White"), tag("Black"), white));
     }
-    points
+    games
 }
 
 /// Points per engine in the arena's own standings (the `Score` column).
@@ -509,9 +521,63 @@ fn standings_points(out: &str) -> std::collections::BTreeMap<String, f64> {
         .collect()
 }
 
-/// Issue 30, item 9: the PGN of every game, focus (where player 1 is Black)
-/// and City included, gives each engine the score the arena gives it when
-/// read as rating tools read PGN.
+/// Ratings as Ordo and BayesElo compute them from a PGN's tags: the
+/// Bradley-Terry model's maximum likelihood (a draw half a win for each
+/// side), found by the MM iteration, with one virtual draw between every
+/// two players as the prior (so a player with every game won or lost still
+/// has a finite rating), in Elo around 0.
+fn ml_ratings(pgn: &str) -> std::collections::BTreeMap<String, f64> {
+    let games = pgn_games(pgn);
+    let names: Vec<String> = pgn_points(pgn).into_keys().collect();
+    let at = |name: &str| names.iter().position(|n| n == name).expect("a player");
+    let n = names.len();
+    let (mut wins, mut meetings) = (vec![0.0; n], vec![vec![0.0; n]; n]);
+    for i in 0..n {
+        for j in (0..n).filter(|&j| j != i) {
+            wins[i] += 0.5;
+            meetings[i][j] += 1.0;
+        }
+    }
+    for (white, black, points) in &games {
+        let (w, b) = (at(white), at(black));
+        wins[w] += points;
+        wins[b] += 1.0 - points;
+        meetings[w][b] += 1.0;
+        meetings[b][w] += 1.0;
+    }
+    let mut gamma = vec![1.0_f64; n];
+    for _ in 0..10_000 {
+        let next: Vec<f64> = (0..n)
+            .map(|i| {
+                let sum: f64 = (0..n)
+                    .filter(|&j| j != i)
+                    .map(|j| meetings[i][j] / (gamma[i] + gamma[j]))
+                    .sum();
+                wins[i] / sum
+            })
+            .collect();
+        let mean = next.iter().map(|g| g.ln()).sum::<f64>() / n as f64;
+        gamma = next.iter().map(|g| (g.ln() - mean).exp()).collect();
+    }
+    names.into_iter().zip(gamma).map(|(name, g)| (name, 400.0 * g.log10())).collect()
+}
+
+/// The engines in the order of the arena's standings table.
+fn standings_order(out: &str) -> Vec<String> {
+    out.lines()
+        .skip_while(|l| !l.starts_with("Rank "))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().nth(1).expect("a name").to_owned())
+        .collect()
+}
+
+/// Issue 30, item 9 and issue 32, item 6: the PGN of every game, focus
+/// (where player 1 is Black) and City included, read as rating tools read
+/// PGN (the tags `White`, `Black` and `Result` only), gives each of three
+/// engines the points the arena gives it, and the maximum-likelihood
+/// ratings that Ordo and BayesElo compute from it rank the engines in the
+/// arena's order (engines level on points level in rating).
 #[test]
 fn the_pgn_reads_as_the_standings_in_every_game() {
     let dir = scratch("pgn-results");
@@ -525,10 +591,14 @@ fn the_pgn_reads_as_the_standings_in_every_game() {
             "builtin=alphabeta",
             "depth=2",
             "--engine",
+            "name=mc",
+            "builtin=mcts",
+            "nodes=40",
+            "--engine",
             "name=rnd",
             "builtin=random",
             "--rounds",
-            "2",
+            "1",
             "--openings",
             "random:2",
             "--max-plies",
@@ -541,13 +611,25 @@ fn the_pgn_reads_as_the_standings_in_every_game() {
         ]);
         assert!(ok, "{game}: {err}");
         let arena = standings_points(&out);
-        assert_eq!(arena.len(), 2, "{game}: {out}");
+        assert_eq!(arena.len(), 3, "{game}: {out}");
         let pgn = std::fs::read_to_string(&pgn).expect("pgn written");
+        assert_eq!(pgn.matches("[Event ").count(), 6, "{game}");
         assert_eq!(
             pgn_points(&pgn),
             arena,
             "{game}: the PGN read as rating tools do\n{pgn}\n{out}"
         );
+        let ratings = ml_ratings(&pgn);
+        let order = standings_order(&out);
+        for pair in order.windows(2) {
+            let (above, below) = (&pair[0], &pair[1]);
+            let gap = ratings[above] - ratings[below];
+            if arena[above] > arena[below] {
+                assert!(gap > 1e-6, "{game}: {above} above {below}: {ratings:?}\n{out}");
+            } else {
+                assert!(gap.abs() < 1e-6, "{game}: {above} level with {below}: {ratings:?}\n{out}");
+            }
+        }
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -644,5 +726,111 @@ fn a_crash_is_a_disconnect_with_its_status_while_an_escaped_child_holds_the_outp
         assert!(record.contains("exit status: 5"), "{record}");
     }
     assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The JSONL records of `path`, as JSON values.
+fn json_records(path: &std::path::Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(path).expect("jsonl written");
+    text.lines().map(|line| serde_json::from_str(line).expect("a JSON record")).collect()
+}
+
+/// Issue 32, item 1: `--tb` on Otrazhenie, whose exact table holds every
+/// position: after each engine move the table is asked (through the
+/// dynamic layer, as for any game), and a position it decides ends the
+/// game with its result, `Termination "adjudication"` and the table's
+/// reason. With `both` (fastchess's default) the first engine move ends
+/// every game; with `win_loss` drawn positions are played on. `merge`
+/// checks each verdict against the table, and refuses one turned round.
+#[test]
+fn the_exact_table_adjudicates_otrazhenie() {
+    use search::{DynTable, SearchGame};
+    let dir = scratch("tb");
+    let table = DynTable::new::<otrazhenie::Position>(otrazhenie::Tablebase::build());
+    let entry = games::find("otrazhenie").expect("registered");
+    for results in ["both", "win_loss"] {
+        let jsonl = dir.join(format!("{results}.jsonl"));
+        let flags = format!(
+            "--game otrazhenie --engine name=a builtin=random --engine name=b builtin=random \
+             --rounds 2 --tb --tbadjudicate {results} --concurrency 2 --quiet --jsonl {}",
+            jsonl.display()
+        );
+        let (ok, _, err) = arena(&flags.split_whitespace().collect::<Vec<_>>());
+        assert!(ok, "{results}: {err}");
+        let records = json_records(&jsonl);
+        assert_eq!(records.len(), 4);
+        let adjudicated: Vec<&serde_json::Value> =
+            records.iter().filter(|r| r["termination"] == "adjudication").collect();
+        if results == "both" {
+            assert_eq!(adjudicated.len(), 4, "{records:?}");
+        } else {
+            // Random players may shuffle in a drawn position up to the cap.
+            assert!(!adjudicated.is_empty(), "{records:?}");
+            let capped = records.iter().filter(|r| r["termination"] == "max plies").count();
+            assert_eq!(adjudicated.len() + capped, 4, "{records:?}");
+        }
+        for record in adjudicated {
+            let moves = record["moves"].as_array().expect("moves");
+            if results == "both" {
+                assert_eq!(moves.len(), 1, "the first engine move: {record}");
+            }
+            let mut pos: Box<dyn SearchGame> = entry.start("standard").expect("start");
+            for mv in moves {
+                pos.play_move_text(mv.as_str().expect("a move")).expect("legal");
+            }
+            let value = pos.probe_table(&table).expect("every position is in the table");
+            let to_move = pos.side_to_move();
+            let result = match value {
+                board_core::Proven::Draw => "1/2-1/2",
+                board_core::Proven::Win(_) if to_move == board_core::Player::First => "1-0",
+                board_core::Proven::Loss(_) if to_move == board_core::Player::Second => "1-0",
+                _ => "0-1",
+            };
+            assert_eq!(record["result"], result, "{record}");
+            if results == "win_loss" {
+                assert_ne!(value, board_core::Proven::Draw, "{record}");
+            }
+            let reason = record["reason"].as_str().expect("a reason");
+            assert!(
+                reason.starts_with("table: ") && reason.ends_with(" at perfect play"),
+                "{reason}"
+            );
+        }
+        let merged = Command::new(env!("CARGO_BIN_EXE_igroteka"))
+            .args(["arena", "merge"])
+            .arg(&jsonl)
+            .output()
+            .expect("merge runs");
+        assert!(merged.status.success(), "{}", String::from_utf8_lossy(&merged.stderr));
+    }
+    // A table verdict turned round is refused.
+    let jsonl = dir.join("win_loss.jsonl");
+    let text = std::fs::read_to_string(&jsonl).expect("jsonl");
+    let first = text
+        .lines()
+        .find(|l| l.contains("\"termination\":\"adjudication\""))
+        .expect("an adjudicated game");
+    let turned = if first.contains("\"result\":\"1-0\"") {
+        first.replace("\"result\":\"1-0\"", "\"result\":\"0-1\"")
+    } else {
+        first.replace("\"result\":\"0-1\"", "\"result\":\"1-0\"")
+    };
+    let edited = dir.join("edited.jsonl");
+    std::fs::write(&edited, format!("{turned}\n")).expect("written");
+    let merged = Command::new(env!("CARGO_BIN_EXE_igroteka"))
+        .args(["arena", "merge", "--partial"])
+        .arg(&edited)
+        .output()
+        .expect("merge runs");
+    let err = String::from_utf8_lossy(&merged.stderr);
+    assert!(!merged.status.success() && err.contains("where the table says"), "{err}");
+    // A game without a table refuses --tb in one line.
+    let (ok, _, err) = arena(&["--game", "focus", "--tb"]);
+    assert!(
+        !ok && err.contains(
+            "--tb: focus has no exact table to adjudicate by (games with one: otrazhenie)"
+        ),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -322,3 +322,19 @@ fn the_table_player_wins_drawn_games_against_random() {
     }
     assert!(wins >= 5, "the table player won {wins} of 6 games against random");
 }
+
+/// Issue 32, item 1: what the arena's referee asks of any position behind
+/// the dynamic layer (`SearchGame::probe_table`): the table's value for
+/// the side to move when the table is the position's game's; `None` for a
+/// position of another game.
+#[test]
+fn any_position_asks_its_games_table_through_the_dynamic_layer() {
+    let dyn_table = DynTable::new::<Position>(table());
+    let won: Box<dyn SearchGame> =
+        Box::new("8/8/8/3B4/8/8/8/W7 w".parse::<Position>().expect("a position"));
+    assert_eq!(won.probe_table(&dyn_table), Some(Proven::Win(1)));
+    let start: Box<dyn SearchGame> = Box::new(Position::default());
+    assert_eq!(start.probe_table(&dyn_table), Some(Proven::Draw));
+    let focus: Box<dyn SearchGame> = Box::new(focus::Position::default());
+    assert_eq!(focus.probe_table(&dyn_table), None);
+}

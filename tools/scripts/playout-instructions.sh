@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Instructions per generated move in seeded random playouts from the start of
-# each variant of a game, counted by callgrind (a count no machine load
-# distorts):
+# Instructions per generated move and per ply in seeded random playouts from
+# the start of each variant of a game, counted by callgrind (a count no
+# machine load distorts):
 #
 #   bash tools/scripts/playout-instructions.sh hexdraughts
 #
@@ -9,7 +9,10 @@
 # and runs it under valgrind in criterion's test mode, which runs each bench
 # routine once: the instructions of a run of one variant's bench minus those
 # of a run that benches nothing (the bench plays each variant's games once
-# more to count the moves) are one run of its playouts. Needs valgrind.
+# more to count the moves) are one run of its playouts: start-up is not
+# counted. Prints one line a variant:
+#   <game> <variant> games <n> plies <p> generated <g> instructions <i> per-move <i/g> per-ply <i/p>
+# Needs valgrind.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 game=${1:?usage: playout-instructions.sh GAME}
@@ -31,5 +34,6 @@ grep '^playout/' "$tmp/variants" | while IFS=' ' read -r name games _ plies _ ge
     variant=${variant%:}
     total=$(instructions --exact "playout/$variant")
     echo "$game $variant games $games plies ${plies%,} generated $generated" \
-        "instructions $((total - base)) per-move $(((total - base) / generated))"
+        "instructions $((total - base)) per-move $(((total - base) / generated))" \
+        "per-ply $(((total - base) / ${plies%,}))"
 done

@@ -39,6 +39,9 @@ enum Command {
     /// Run a refereed engine tournament (docs/arena.md); `arena merge F...`
     /// combines sharded results.
     Arena(Box<arena::ArenaArgs>),
+    /// Check that an engine follows the protocol: `check-engine --game G --
+    /// CMD ARGS...` prints each check `ok` or `FAIL` and why (docs/arena.md).
+    CheckEngine(arena::CheckArgs),
     /// Play and watch games in the browser (HTTP + WebSocket).
     Serve(commands::serve::ServeArgs),
     /// Fit the evaluation's weights to game results (docs/tuning.md):
@@ -71,6 +74,9 @@ fn main() -> ExitCode {
         Command::Match(args) => commands::selfplay::run(args).map(|()| true),
         Command::Engine(args) => commands::engine::run(args).map(|()| true),
         Command::Serve(args) => commands::serve::run(args).map(|()| true),
+        Command::CheckEngine(args) => {
+            arena::check_engine(games::GAMES, args, &mut std::io::stdout().lock())
+        }
         Command::Tune(args) => commands::tune::run(args).map(|()| true),
         Command::Generate(args) => commands::generate::run(args, Cli::command()).map(|()| true),
         Command::Arena(args) => std::env::current_exe()

@@ -92,6 +92,20 @@ impl Direction {
         };
         moved & ALL_FIELDS
     }
+
+    /// [`shift`](Direction::shift) without dropping the fields that leave
+    /// the board: a bit may land on the unused column or the padding, so
+    /// the result is only for intersecting with a set of fields (which
+    /// drops them).
+    #[inline]
+    pub(crate) const fn step(self, bits: Bits) -> Bits {
+        match self {
+            Direction::UpLeft => bits >> 1,
+            Direction::UpRight => bits >> WIDTH,
+            Direction::DownLeft => bits << WIDTH,
+            Direction::DownRight => bits << 1,
+        }
+    }
 }
 
 /// The padded bit of the field in row `row` (0 = A) numbered `number` (1-based).
@@ -218,23 +232,74 @@ pub(crate) const fn next(bit: u8, dir: Direction) -> u8 {
     NEXT[dir as usize][bit as usize]
 }
 
+/// The single-field sets of the padded bits: a load is cheaper than a
+/// variable shift of a `u128` (about seven instructions). One entry per
+/// `u8`, so that no index needs a bounds check (those past the layout are
+/// empty).
+const SINGLE: [Bits; 256] = {
+    let mut table = [0; 256];
+    let mut k = 0;
+    while k < BITS {
+        table[k] = 1 << k;
+        k += 1;
+    }
+    table
+};
+
 /// The single-field set of a padded bit.
 #[inline]
 pub(crate) const fn bit(index: u8) -> Bits {
-    1 << index
+    SINGLE[index as usize]
 }
 
-/// Iterates over the padded bits of a set, lowest first.
+/// Iterates over the padded bits of a set, lowest first (one 64-bit half
+/// after the other: a scan of a `u128` costs several instructions).
 #[inline]
-pub(crate) fn bits_of(mut set: Bits) -> impl Iterator<Item = u8> {
+pub(crate) fn bits_of(set: Bits) -> impl Iterator<Item = u8> {
+    let (mut low, mut high) = (set as u64, (set >> 64) as u64);
     std::iter::from_fn(move || {
-        if set == 0 {
-            return None;
+        if low != 0 {
+            let index = low.trailing_zeros() as u8;
+            low &= low - 1;
+            Some(index)
+        } else if high != 0 {
+            let index = high.trailing_zeros() as u8;
+            high &= high - 1;
+            Some(64 + index)
+        } else {
+            None
         }
-        let index = set.trailing_zeros() as u8;
-        set &= set - 1;
-        Some(index)
     })
+}
+
+/// Calls `f` with each padded bit of a set, lowest first: as [`bits_of`],
+/// with a loop per 64-bit half (for the hot loops of move generation).
+#[inline(always)]
+pub(crate) fn for_each_bit(set: Bits, mut f: impl FnMut(u8)) {
+    let mut low = set as u64;
+    while low != 0 {
+        f(low.trailing_zeros() as u8);
+        low &= low - 1;
+    }
+    let mut high = (set >> 64) as u64;
+    while high != 0 {
+        f(64 + high.trailing_zeros() as u8);
+        high &= high - 1;
+    }
+}
+
+/// The fields strictly between two fields on one line (nothing if they are
+/// not on one line through the board).
+#[inline]
+pub(crate) fn between(from: u8, to: u8) -> Bits {
+    let diff = i32::from(to) - i32::from(from);
+    let dir = match (diff % WIDTH as i32 == 0, diff > 0) {
+        (true, true) => Direction::DownLeft,
+        (true, false) => Direction::UpRight,
+        (false, true) => Direction::DownRight,
+        (false, false) => Direction::UpLeft,
+    };
+    RAYS[dir as usize][from as usize] & RAYS[dir.opposite() as usize][to as usize]
 }
 
 /// Every field in row order (A1..A5, B1..B6, ..., K1..K5): the order of

@@ -1,7 +1,7 @@
 //! Move generation: quiet moves, and captures with compulsory continuation,
 //! flying kings, Turkish-strike removal and promotion during a capture.
 
-use crate::board::{ALL_FIELDS, Bits, Direction, NONE, bit, bits_of, first_on_ray, next};
+use crate::board::{ALL_FIELDS, Bits, Direction, bit, bits_of, first_on_ray, for_each_bit, next};
 use crate::moves::{MAX_PATH, Move};
 
 /// The pieces as seen by the side to move, and its direction of play.
@@ -13,7 +13,8 @@ pub(crate) struct Sides {
     pub kings: Bits,
     /// The opponent's pieces.
     pub opp: Bits,
-    /// The mover's two forward directions.
+    /// The mover's two forward directions: up-left and up-right, or
+    /// down-left and down-right.
     pub forward: [Direction; 2],
     /// The row where the mover's men become kings.
     pub promotion: Bits,
@@ -29,62 +30,61 @@ impl Sides {
     }
 
     /// The men that can jump an adjacent enemy piece onto an empty field.
-    fn capturing_men(&self) -> Bits {
-        let empty = self.empty();
-        let mut men = 0;
-        for dir in Direction::ALL {
+    fn capturing_men(&self, empty: Bits) -> Bits {
+        // An enemy piece one step away with an empty field one step beyond.
+        let jumping = |dir: Direction| {
             let back = dir.opposite();
-            men |= back.shift(self.opp & back.shift(empty));
-        }
-        men & self.men
+            back.step(self.opp & back.step(empty))
+        };
+        (jumping(Direction::UpLeft)
+            | jumping(Direction::UpRight)
+            | jumping(Direction::DownLeft)
+            | jumping(Direction::DownRight))
+            & self.men
     }
 
-    /// The kings that can take a first enemy piece: a bitboard test, so that
-    /// the search of king captures runs only for them (in most positions with
+    /// The kings that can take a first enemy piece, for all kings at once:
+    /// along each direction a fill from the kings over the empty fields
+    /// reaches the first piece on each king's line; those that are enemy
+    /// pieces with an empty field beyond are victims, and a fill back from
+    /// them over the empty fields finds the kings that see them. So the
+    /// search of king captures runs only for these (in most positions with
     /// kings none can capture).
-    fn capturing_kings(&self) -> Bits {
+    fn capturing_kings(&self, empty: Bits) -> Bits {
         if self.kings == 0 {
             return 0;
         }
-        let empty = self.empty();
-        let occupied = ALL_FIELDS & !empty;
-        let mut kings = 0;
-        for dir in Direction::ALL {
-            // Enemy pieces with an empty field beyond them this way: a king
-            // can take one when it is the first piece on the king's line.
-            let back = dir.opposite();
-            let victims = self.opp & back.shift(empty);
-            if victims == 0 {
-                continue;
-            }
-            // Only a king whose neighbour that way is empty or such a victim.
-            for king in bits_of(self.kings & !kings & back.shift(empty | victims)) {
-                if first_on_ray(king, dir, occupied).is_some_and(|first| victims & bit(first) != 0)
-                {
-                    kings |= bit(king);
-                }
-            }
-        }
-        kings
+        let along = |dir: Direction| {
+            let (forth, back) = (move |b| dir.step(b), move |b| dir.opposite().step(b));
+            kings_taking_along(self.kings, self.opp, empty, forth, back)
+        };
+        along(Direction::UpLeft)
+            | along(Direction::UpRight)
+            | along(Direction::DownLeft)
+            | along(Direction::DownRight)
     }
 
     /// The board as seen by a capturing piece that started on `start`.
     fn capture_board(&self, start: u8) -> CaptureBoard {
-        CaptureBoard {
-            opp: self.opp,
-            occupied: self.occupied() & !bit(start),
-            promotion: self.promotion,
-        }
+        CaptureBoard { opp: self.opp, empty: self.empty() | bit(start), promotion: self.promotion }
     }
 
     /// Appends every legal move: the captures if there are any, else the
     /// quiet moves.
     pub fn generate(&self, moves: &mut Vec<Move>) {
-        let before = moves.len();
-        self.generate_captures(moves);
-        if moves.len() == before {
-            self.generate_quiet(moves);
+        let empty = self.empty();
+        let men = self.capturing_men(empty);
+        if men == 0 {
+            // The quiet moves, with the king pre-test on the way: a king's
+            // slide along a line ends at the first piece on it, which it can
+            // take if that is an enemy piece with an empty field beyond.
+            let before = moves.len();
+            if !self.generate_quiet_unless_kings_capture(moves, empty) {
+                return;
+            }
+            moves.truncate(before);
         }
+        self.generate_captures_of(men, self.capturing_kings(empty), moves);
     }
 
     /// The number of legal moves: what [`generate`](Sides::generate) would
@@ -118,12 +118,18 @@ impl Sides {
         let empty = self.empty();
         self.forward.iter().any(|dir| dir.shift(self.men) & empty != 0)
             || Direction::ALL.iter().any(|dir| dir.shift(self.kings) & empty != 0)
-            || self.capturing_men() != 0
-            || self.capturing_kings() != 0
+            || self.capturing_men(empty) != 0
+            || self.capturing_kings(empty) != 0
     }
 
     fn generate_captures(&self, moves: &mut Vec<Move>) {
-        for (pieces, king) in [(self.capturing_men(), false), (self.capturing_kings(), true)] {
+        let empty = self.empty();
+        self.generate_captures_of(self.capturing_men(empty), self.capturing_kings(empty), moves);
+    }
+
+    /// The captures of the men `men` and the kings `kings`, men first.
+    fn generate_captures_of(&self, men: Bits, kings: Bits, moves: &mut Vec<Move>) {
+        for (pieces, king) in [(men, false), (kings, true)] {
             for start in bits_of(pieces) {
                 let mut path = [0; MAX_PATH];
                 path[0] = start;
@@ -150,24 +156,82 @@ impl Sides {
         }
     }
 
-    fn generate_quiet(&self, moves: &mut Vec<Move>) {
-        let empty = self.empty();
-        for dir in self.forward {
-            let back = dir.opposite();
-            for to in bits_of(dir.shift(self.men) & empty) {
-                moves.push(Move::quiet(next(to, back), to));
-            }
+    /// Appends the quiet moves when no man can capture, unless a king can
+    /// capture: then it says so (and what it appended is to be dropped).
+    fn generate_quiet_unless_kings_capture(&self, moves: &mut Vec<Move>, empty: Bits) -> bool {
+        let mut steps = |dir: Direction| {
+            let delta = dir.delta();
+            for_each_bit(dir.step(self.men) & empty, |to| {
+                moves.push(Move::quiet((i32::from(to) - delta) as u8, to));
+            });
+        };
+        // The two forward directions as constants (one shift each).
+        if self.forward[0] == Direction::UpLeft {
+            steps(Direction::UpLeft);
+            steps(Direction::UpRight);
+        } else {
+            steps(Direction::DownLeft);
+            steps(Direction::DownRight);
         }
-        for king in bits_of(self.kings) {
-            for dir in Direction::ALL {
-                let mut to = next(king, dir);
-                while to != NONE && empty & bit(to) != 0 {
-                    moves.push(Move::quiet(king, to));
-                    to = next(to, dir);
+        if self.kings == 0 {
+            return false;
+        }
+        // Enemy pieces with an empty field beyond them each way.
+        let victims = Direction::ALL.map(|dir| self.opp & dir.opposite().step(empty));
+        let mut captures = false;
+        for_each_bit(self.kings, |king| {
+            let from = bit(king);
+            // The slides towards `dir`, then whether the first piece on the
+            // way can be taken.
+            let mut slides = |moves: &mut Vec<Move>, dir: Direction| {
+                let mut to = i32::from(king);
+                let mut at = from;
+                loop {
+                    let next = dir.step(at);
+                    if next & empty == 0 {
+                        captures |= next & victims[dir as usize] != 0;
+                        break;
+                    }
+                    to += dir.delta();
+                    moves.push(Move::quiet(king, to as u8));
+                    at = next;
                 }
-            }
-        }
+            };
+            slides(moves, Direction::UpLeft);
+            slides(moves, Direction::UpRight);
+            slides(moves, Direction::DownLeft);
+            slides(moves, Direction::DownRight);
+        });
+        captures
     }
+}
+
+/// The kings that can take a first enemy piece along one direction
+/// (`forth` steps that way, `back` the other): a fill from the kings over the
+/// `empty` fields reaches the first piece on each king's line; those that
+/// are enemy pieces with an empty field beyond are victims, and a fill back
+/// from them over the empty fields finds the kings that see them.
+#[inline(always)]
+fn kings_taking_along(
+    kings: Bits,
+    opp: Bits,
+    empty: Bits,
+    forth: impl Fn(Bits) -> Bits,
+    back: impl Fn(Bits) -> Bits,
+) -> Bits {
+    let mut reach = forth(kings);
+    let mut seen = 0;
+    while reach != 0 {
+        seen |= reach;
+        reach = forth(reach & empty);
+    }
+    let mut fill = back(seen & opp & back(empty));
+    let mut found = 0;
+    while fill != 0 {
+        found |= fill & kings;
+        fill = back(fill & empty);
+    }
+    found
 }
 
 /// The board during a capture: the capturing piece's start field counts as
@@ -175,51 +239,15 @@ impl Sides {
 #[derive(Clone, Copy, Debug)]
 struct CaptureBoard {
     opp: Bits,
-    occupied: Bits,
+    /// The empty fields (the start field among them, taken pieces not).
+    empty: Bits,
     promotion: Bits,
-}
-
-impl CaptureBoard {
-    fn is_empty(&self, field: u8) -> bool {
-        field != NONE && self.occupied & bit(field) == 0
-    }
-
-    /// The enemy piece a man on `at` can jump towards `dir` and its landing
-    /// field.
-    fn man_jump(&self, at: u8, dir: Direction, taken: Bits) -> Option<(u8, u8)> {
-        let victim = next(at, dir);
-        if victim == NONE || (self.opp & !taken) & bit(victim) == 0 {
-            return None;
-        }
-        let landing = next(victim, dir);
-        self.is_empty(landing).then_some((victim, landing))
-    }
-
-    /// The enemy piece a king on `at` can jump towards `dir` and the first
-    /// landing field beyond it.
-    fn king_jump(&self, at: u8, dir: Direction, taken: Bits) -> Option<(u8, u8)> {
-        let victim = first_on_ray(at, dir, self.occupied)?;
-        if (self.opp & !taken) & bit(victim) == 0 {
-            return None;
-        }
-        let landing = next(victim, dir);
-        self.is_empty(landing).then_some((victim, landing))
-    }
-
-    fn jump(&self, at: u8, king: bool, dir: Direction, taken: Bits) -> Option<(u8, u8)> {
-        if king { self.king_jump(at, dir, taken) } else { self.man_jump(at, dir, taken) }
-    }
-
-    /// Whether a piece on `at` can capture (another piece than those `taken`).
-    fn can_capture(&self, at: u8, king: bool, taken: Bits) -> bool {
-        Direction::ALL.iter().any(|&dir| self.jump(at, king, dir, taken).is_some())
-    }
 }
 
 /// A depth-first search of the capture sequences of one piece.
 struct CaptureSearch<'a> {
     board: CaptureBoard,
-    /// Start and landing fields so far.
+    /// Start and landing fields so far, then zeros.
     path: [u8; MAX_PATH],
     len: usize,
     moves: &'a mut Vec<Move>,
@@ -228,41 +256,99 @@ struct CaptureSearch<'a> {
 impl CaptureSearch<'_> {
     /// Continues the capture from `at`; records the move when it cannot.
     fn extend(&mut self, at: u8, king: bool, taken: Bits) {
-        let mut continued = false;
-        for dir in Direction::ALL {
-            let Some((victim, first)) = self.board.jump(at, king, dir, taken) else {
-                continue;
-            };
-            continued = true;
-            let taken = taken | bit(victim);
-            if !king {
-                let promoted = self.board.promotion & bit(first) != 0;
-                self.descend(first, promoted, taken);
-                continue;
-            }
-            // A flying king may land on any empty field beyond the victim,
-            // but must pick one from which it can go on capturing, if any.
-            let mut landings = [NONE; 10];
-            let mut count = 0;
-            let mut continuing = 0u16;
-            let mut landing = first;
-            while self.board.is_empty(landing) {
-                if self.board.can_capture(landing, true, taken) {
-                    continuing |= 1 << count;
-                }
-                landings[count] = landing;
-                count += 1;
-                landing = next(landing, dir);
-            }
-            for (k, &landing) in landings[..count].iter().enumerate() {
-                if continuing == 0 || continuing & (1 << k) != 0 {
-                    self.descend(landing, true, taken);
-                }
-            }
-        }
+        let continued = if king { self.extend_king(at, taken) } else { self.extend_man(at, taken) };
         if !continued && self.len > 1 {
-            self.moves.push(Move::capture(&self.path[..self.len]));
+            self.moves.push(Move::capture(self.path, self.len));
         }
+    }
+
+    /// The captures of a king on `at`, towards each direction in turn: the
+    /// first piece on its line, if an enemy piece not yet taken with an
+    /// empty field beyond, is the victim; the king may land on any empty
+    /// field of the run beyond it, but must pick one from which it can go on
+    /// capturing, if any. Whether it captured.
+    fn extend_king(&mut self, at: u8, taken: Bits) -> bool {
+        use Direction::{DownLeft, DownRight, UpLeft, UpRight};
+        // Each direction with the two across it (back towards the victim the
+        // first piece is the victim, taken).
+        self.king_along(at, taken, UpLeft, [UpRight, DownLeft])
+            | self.king_along(at, taken, UpRight, [UpLeft, DownRight])
+            | self.king_along(at, taken, DownLeft, [UpLeft, DownRight])
+            | self.king_along(at, taken, DownRight, [UpRight, DownLeft])
+    }
+
+    /// [`extend_king`](CaptureSearch::extend_king) towards `dir`; `across`
+    /// are the directions across it. From each landing field the king can go
+    /// on capturing across, or along `dir` (the same piece for every landing
+    /// field).
+    #[inline(always)]
+    fn king_along(&mut self, at: u8, taken: Bits, dir: Direction, across: [Direction; 2]) -> bool {
+        let empty = self.board.empty;
+        let occupied = ALL_FIELDS & !empty;
+        let live = self.board.opp & !taken;
+        let Some(index) = first_on_ray(at, dir, occupied) else {
+            return false;
+        };
+        let victim = bit(index);
+        let mut reach = dir.step(victim & live) & empty;
+        if reach == 0 {
+            return false;
+        }
+        let live = live & !victim;
+        let takes = |at: u8, side: Direction| {
+            first_on_ray(at, side, occupied)
+                .is_some_and(|p| live & bit(p) != 0 && side.step(bit(p)) & empty != 0)
+        };
+        let mut landings = [0; 10];
+        let mut count = 0;
+        let mut continuing = 0u16;
+        let mut landing = i32::from(index);
+        while reach != 0 {
+            landing += dir.delta();
+            let field = landing as u8;
+            if takes(field, across[0]) || takes(field, across[1]) {
+                continuing |= 1 << count;
+            }
+            landings[count] = field;
+            count += 1;
+            reach = dir.step(reach) & empty;
+        }
+        // Along `dir`: the piece after the run.
+        let last = dir.step(bit(landings[count - 1]));
+        if last & live != 0 && dir.step(last) & empty != 0 {
+            continuing = u16::MAX;
+        }
+        let taken = taken | victim;
+        for (k, &landing) in landings[..count].iter().enumerate() {
+            if continuing == 0 || continuing & (1 << k) != 0 {
+                self.descend(landing, true, taken);
+            }
+        }
+        true
+    }
+
+    /// The captures of a man on `at`: each jump found by two shifts of its
+    /// bit, the landing field by arithmetic. Whether it captured.
+    fn extend_man(&mut self, at: u8, taken: Bits) -> bool {
+        let from = bit(at);
+        let live = self.board.opp & !taken;
+        let empty = self.board.empty;
+        let mut continued = false;
+        let mut jump = |search: &mut Self, dir: Direction| {
+            let victim = dir.step(from) & live;
+            let landing = dir.step(victim) & empty;
+            if landing != 0 {
+                continued = true;
+                let promoted = search.board.promotion & landing != 0;
+                let to = (i32::from(at) + 2 * dir.delta()) as u8;
+                search.descend(to, promoted, taken | victim);
+            }
+        };
+        jump(self, Direction::UpLeft);
+        jump(self, Direction::UpRight);
+        jump(self, Direction::DownLeft);
+        jump(self, Direction::DownRight);
+        continued
     }
 
     fn descend(&mut self, landing: u8, king: bool, taken: Bits) {
@@ -271,5 +357,6 @@ impl CaptureSearch<'_> {
         self.len += 1;
         self.extend(landing, king, taken);
         self.len -= 1;
+        self.path[self.len] = 0;
     }
 }

@@ -18,10 +18,10 @@ pub const MAX_PATH: usize = 22;
 /// moves even when they take the same pieces and end on the same field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
-    /// Padded bits of the start and landing fields; unused entries are 0.
-    path: [u8; MAX_PATH],
     len: u8,
     capture: bool,
+    /// Padded bits of the start and landing fields; unused entries are 0.
+    path: [u8; MAX_PATH],
 }
 
 impl Move {
@@ -30,14 +30,13 @@ impl Move {
         let mut path = [0; MAX_PATH];
         path[0] = from;
         path[1] = to;
-        Move { path, len: 2, capture: false }
+        Move { len: 2, capture: false, path }
     }
 
-    /// A capture along the padded bits `path` (start, then landings).
-    pub(crate) fn capture(fields: &[u8]) -> Move {
-        let mut path = [0; MAX_PATH];
-        path[..fields.len()].copy_from_slice(fields);
-        Move { path, len: fields.len() as u8, capture: true }
+    /// A capture along the first `len` padded bits of `path` (start, then
+    /// landings); the entries from `len` on must be 0.
+    pub(crate) const fn capture(path: [u8; MAX_PATH], len: usize) -> Move {
+        Move { len: len as u8, capture: true, path }
     }
 
     /// The padded bits of the start and landing fields.

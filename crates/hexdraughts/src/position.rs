@@ -3,7 +3,7 @@
 use board_core::Cell as _;
 use board_core::{ByPlayer, Game, IllegalMoveError, Outcome, Player, PositionError, zobrist_keys};
 
-use crate::board::{Bits, Direction, FIELD_COUNT, FIELDS, Field, bit, bits_of, row_bits};
+use crate::board::{Bits, Direction, FIELD_COUNT, FIELDS, Field, between, bit, bits_of, row_bits};
 use crate::movegen::Sides;
 use crate::moves::{Move, MoveText};
 use crate::text::{Kind, Piece, Setup};
@@ -165,22 +165,6 @@ pub(crate) const fn player_name(player: Player) -> &'static str {
     }
 }
 
-/// The fields strictly between two fields on one line.
-fn between(from: u8, to: u8) -> Bits {
-    let diff = i32::from(to) - i32::from(from);
-    if diff == 0 {
-        return 0;
-    }
-    let step = if diff % 11 == 0 { 11 * diff.signum() } else { diff.signum() };
-    let mut bits = 0;
-    let mut at = i32::from(from) + step;
-    while at != i32::from(to) {
-        bits |= 1 << at;
-        at += step;
-    }
-    bits
-}
-
 board_core::default_variant!(Position);
 
 impl Game for Position {
@@ -255,31 +239,34 @@ impl Game for Position {
         let them = us.other();
         let path = mv.path_bits();
         let (Some(&from), Some(&to)) = (path.first(), path.last()) else { return };
-        let was_king = self.kings & bit(from) != 0;
+        let (from_bit, to_bit) = (bit(from), bit(to));
+        let was_king = self.kings & from_bit != 0;
         let mut king = was_king;
         let mut taken = 0;
         if mv.is_capture() {
+            let mut visited = 0;
             for pair in path.windows(2) {
                 taken |= between(pair[0], pair[1]);
+                visited |= bit(pair[1]);
             }
             taken &= self.pieces[them];
-            king |= path.iter().any(|&f| PROMOTION[us] & bit(f) != 0);
+            king |= PROMOTION[us] & visited != 0;
+            for f in bits_of(taken) {
+                self.hash ^= piece_key(them, self.kings & bit(f) != 0, f);
+            }
+            self.pieces[them] &= !taken;
+            self.kings &= !taken;
         } else {
-            king |= PROMOTION[us] & bit(to) != 0;
+            king |= PROMOTION[us] & to_bit != 0;
         }
-        self.pieces[us] &= !bit(from);
-        self.kings &= !bit(from);
+        // A king's capture may end on its start field.
+        self.pieces[us] = (self.pieces[us] & !from_bit) | to_bit;
+        self.kings &= !from_bit;
         self.hash ^= piece_key(us, was_king, from);
-        self.pieces[us] |= bit(to);
         if king {
-            self.kings |= bit(to);
+            self.kings |= to_bit;
         }
         self.hash ^= piece_key(us, king, to);
-        for f in bits_of(taken) {
-            self.hash ^= piece_key(them, self.kings & bit(f) != 0, f);
-        }
-        self.pieces[them] &= !taken;
-        self.kings &= !taken;
         self.side = them;
         self.hash ^= KEYS[BLACK_TO_MOVE];
     }

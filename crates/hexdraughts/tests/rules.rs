@@ -197,6 +197,20 @@ fn capturing_is_compulsory() {
 }
 
 #[test]
+fn a_king_capture_is_compulsory_over_quiet_moves_of_men_and_kings() {
+    // The king on K2 sees G2 up-left with F2 empty beyond; H8 could step.
+    assert_eq!(moves("W:WKK2,H8:BG2,A5"), ["K2:E1", "K2:F2"]);
+    // Its own man on J2 blocks that line: quiet moves only, the king's too.
+    let blocked = moves("W:WKK2,J2,H8:BG2,A5");
+    assert!(blocked.iter().all(|mv| mv.contains('-')), "{blocked:?}");
+    assert!(blocked.iter().any(|mv| mv.starts_with("K2-")), "{blocked:?}");
+    // A man's capture and the king's are both listed, the man's first.
+    let both = position("W:WKK2,E5:BG2,D5,A1");
+    let listed: Vec<String> = both.legal_moves().iter().map(ToString::to_string).collect();
+    assert_eq!(listed, ["E5:C5", "K2:F2", "K2:E1"]);
+}
+
+#[test]
 fn a_capture_must_continue_while_possible() {
     let pos = position("W:WI3:BH3,F4");
     let refused = pos.parse_move("I3:G3").unwrap_err().to_string();

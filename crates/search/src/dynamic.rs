@@ -296,6 +296,12 @@ pub trait SearchGame: DynGame {
     /// The position's features in `out` (resized to one per name) and how it
     /// is valued ([`Evaluate::features`]).
     fn eval_features(&self, out: &mut Vec<i32>) -> Valuation;
+
+    /// The value of this position for the side to move in `table` (an
+    /// exact table, [`GameEntry::endgame_table`]), or `None` when `table` is
+    /// another game's or does not hold the position. What a referee asks to
+    /// adjudicate a game by the table, whatever the game.
+    fn probe_table(&self, table: &DynTable) -> Option<Proven>;
 }
 
 impl<G: Evaluate + Describe> SearchGame for G {
@@ -378,6 +384,10 @@ impl<G: Evaluate + Describe> SearchGame for G {
         out.clear();
         out.resize(G::FEATURE_NAMES.len(), 0);
         self.features(out)
+    }
+
+    fn probe_table(&self, table: &DynTable) -> Option<Proven> {
+        table.get::<G>()?.probe(self)
     }
 }
 

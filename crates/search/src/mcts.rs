@@ -62,7 +62,9 @@ const VERIFY_MIN_ITERATIONS: u64 = 1000;
 /// (80 games, 60 ms a move); an eighth 0 ± 69 (100 games); none +14 ± 69.
 /// Proving City `8`'s `a1-a9` lost takes about 60 ms: at 1 s and 2 s a move
 /// (seeds 1 and 7) the engine plays won moves there, at 0.5 s it still plays
-/// `a1-a9` or `i1-i9` (searches limited by iterations are checked in full).
+/// `a1-a9` or `i1-i9`. Searches limited by iterations (`nodes`, or a depth)
+/// are not checked: their limit counts MCTS iterations alone (issue 34; the
+/// check of a 20 000-iteration stykovka search cost ten times the search).
 const VERIFY_TIME_SHARE: u32 = 8;
 /// Timed searches shorter than this are not checked: a check that short
 /// proves little (City `8` needs about 60 ms, a 0.5 s search keeps 62 ms)
@@ -172,7 +174,7 @@ impl<G: Game> Mcts<G> {
 
     /// Plays the move the search prefers without checking it with
     /// alpha-beta first ([`search_with_evaluation`](Mcts::search_with_evaluation)
-    /// checks it by default): MCTS alone, for studying it.
+    /// checks it by default in timed searches): MCTS alone, for studying it.
     #[must_use]
     pub fn without_verification(mut self) -> Self {
         self.verification = false;
@@ -255,10 +257,12 @@ impl<G: Game> Mcts<G> {
             None => limits,
         };
         // Searches of at least VERIFY_MIN_TIME keep an eighth of their time for
-        // checking the move to play.
-        let verify = match limits.time {
-            Some(time) if time < VERIFY_MIN_TIME => None,
-            _ => knowledge.verify,
+        // checking the move to play; a search limited by iterations is MCTS
+        // alone, so that its limit measures MCTS.
+        let verify = match (limits.nodes, limits.time) {
+            (Some(_), _) => None,
+            (None, Some(time)) if time < VERIFY_MIN_TIME => None,
+            (None, _) => knowledge.verify,
         };
         let search_limits = match (verify, limits.time) {
             (Some(_), Some(time)) => {
@@ -558,6 +562,13 @@ impl<G: Evaluate> Mcts<G> {
     /// the game's evaluation as a win probability (see [`EVAL_SCALE`]), and
     /// moves with a higher
     /// [`Evaluate::move_priority`] get a progressive bias.
+    ///
+    /// A timed search of at least half a second keeps an eighth of its time
+    /// for checking the move to play with alpha-beta (to depth 8 from the
+    /// position after it; a move proven lost gives way to the next best). A
+    /// search limited by iterations (`nodes`, or a depth, which caps the
+    /// iterations) is not checked: its limit counts MCTS iterations alone,
+    /// so equal `nodes` compare MCTS with MCTS.
     pub fn search_with_evaluation(
         &mut self,
         pos: &G,
@@ -582,7 +593,8 @@ impl<G: Evaluate> Mcts<G> {
     /// [`VERIFY_NODES_PER_ITERATION`] per iteration (none below
     /// [`VERIFY_MIN_ITERATIONS`]), and no more than `time` (the share of a
     /// timed search kept for it, [`VERIFY_TIME_SHARE`]; timed searches
-    /// shorter than [`VERIFY_MIN_TIME`] are not checked).
+    /// shorter than [`VERIFY_MIN_TIME`] and searches limited by iterations
+    /// are not checked).
     fn verify_best(&mut self, pos: &G, stop: &AtomicBool, time: Option<Duration>, iterations: u64) {
         if iterations < VERIFY_MIN_ITERATIONS {
             return;
@@ -666,9 +678,40 @@ fn find<G: Game>(
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::AtomicBool;
+
     use board_core::{Game, Rng};
 
     use super::{FORCED_PLIES, Mcts};
+    use crate::{AlphaBeta, Limits, Score};
+
+    /// Whether alpha-beta to depth 8 proves `mv` lost for the side playing it.
+    fn proven_lost(pos: &city::Position, mv: city::Move) -> bool {
+        let mut after = *pos;
+        after.play_unchecked(mv);
+        let stop = AtomicBool::new(false);
+        let (_, info) = AlphaBeta::new(4).search(&after, Limits::depth(8), &stop, &mut |_| {});
+        matches!(info.score, Score::Win(_))
+    }
+
+    /// City `8`: MCTS alone (10 000 iterations) prefers `a1-a9` or `i1-i9`,
+    /// each lost in 7; the alpha-beta check with the budget of such a search
+    /// proves it lost and leaves a move it does not prove lost.
+    #[test]
+    fn the_check_gives_up_a_move_alpha_beta_proves_lost_in_city_8() {
+        let start = city::Position::start("8".parse().expect("variant 8"));
+        let stop = AtomicBool::new(false);
+        let mut searcher = Mcts::new(1);
+        let (alone, _) =
+            searcher.search_with_evaluation(&start, Limits::nodes(10_000), &stop, &mut |_| {});
+        let alone = alone.expect("a move");
+        assert!(proven_lost(&start, alone), "{alone}: the test needs MCTS to prefer a lost move");
+        searcher.verify_best(&start, &stop, None, 10_000);
+        let checked = searcher.best_child(0).and_then(|c| searcher.tree.nodes[c].mv);
+        let checked = checked.expect("a move");
+        assert_ne!(checked, alone);
+        assert!(!proven_lost(&start, checked), "{checked} is proven lost too");
+    }
 
     fn random_move(pos: &mut hexdraughts::Position, rng: &mut Rng) -> bool {
         let Some(&mv) = rng.choose(&pos.legal_moves()) else { return false };

@@ -1,7 +1,7 @@
 //! A protocol engine for the arena's tests: plays tic-tac-toe correctly
 //! through the dynamic layer, or misbehaves on purpose at its N-th `go`.
 //!
-//! `fake-engine [--mode M] [--at N] [--delay MS]`; any other arguments
+//! `fake-engine [--mode M] [--at N] [--delay MS] [--score S]`; any other arguments
 //! (`engine --game G`) are ignored, so it can also stand in for `igroteka
 //! engine`. Modes, acting at the N-th `go` (default 1): `normal`; `crash`
 //! (exits); `hang` (stops answering at the `isready` before it, N >= 2);
@@ -9,15 +9,24 @@
 //! 2000, then answers); `illegal` (an occupied or unknown cell); `garbage`
 //! (a line that is not UTF-8); `liar` (always says `response p1win` to
 //! `query result` at the end); `no-bestmove` (answers everything but never
-//! `bestmove`); `other-game` (declares a `Game` option without tic-tac-toe).
-//! A crash says why on stderr first. The `go`s are counted per game
-//! (`uginewgame`), which is answered `info string fake-engine: process PID
-//! game N`, N counting the games of this process.
+//! `bestmove`); `other-game` (declares a `Game` option without tic-tac-toe);
+//! `flood` (endless `info` lines instead of a `bestmove`). Modes that act
+//! whenever they can: `no-ugiok` (never ends its answer to `ugi`);
+//! `deaf-search` (no `readyok` while a `go infinite` search runs);
+//! `ignore-stop` (`stop` ends no search); `ignore-quit` (neither `quit` nor
+//! the end of its input ends it). A `go infinite` search answers at `stop`.
+//! A crash says why on stderr first. `--score S` (`cp -700`, `win 3`,
+//! `loss 4`, `none`) is the score its `info` line reports with every move,
+//! instead of its search's (for the arena's adjudication tests). The
+//! `go`s are counted per game (`uginewgame`), which is answered `info
+//! string fake-engine: process PID game N`, N counting the games of this
+//! process.
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use board_core::Score;
 use board_core::tictactoe::TicTacToe;
 use protocol::{
     EngineMessage, Go, GuiMessage, Lines, MoveToken, OptionDecl, OptionKind, PositionBase, Query,
@@ -35,24 +44,46 @@ fn main() {
     let mode = flag("--mode").unwrap_or_else(|| "normal".to_owned());
     let at: u32 = flag("--at").and_then(|v| v.parse().ok()).unwrap_or(1);
     let delay = Duration::from_millis(flag("--delay").and_then(|v| v.parse().ok()).unwrap_or(2000));
+    let fixed_score = flag("--score").map(|text| match text.split_once(' ') {
+        Some(("cp", n)) => n.parse().ok().map(Score::Cp),
+        Some(("win", n)) => n.parse().ok().map(Score::Win),
+        Some(("loss", n)) => n.parse().ok().map(Score::Loss),
+        _ => None,
+    });
     let entry = GameEntry::of::<TicTacToe>();
     let start = || entry.start("standard").unwrap_or_else(|e| unreachable!("{e}"));
     let mut pos: Box<dyn SearchGame> = start();
     let mut think = Think { engine: EngineKind::Random, ..Think::default() };
     let mut gos = 0;
     let mut games = 0;
+    // The answer of a `go infinite` search, written at `stop`.
+    let mut pending: Option<EngineMessage> = None;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for line in Lines::new(std::io::stdin().lock()) {
         let Ok(line) = line else { break };
         let replies = match line.parse::<GuiMessage>() {
-            Ok(GuiMessage::Ugi | GuiMessage::Uci) => identify(mode == "other-game"),
+            Ok(GuiMessage::Ugi | GuiMessage::Uci) => {
+                let mut answer = identify(mode == "other-game");
+                if mode == "no-ugiok" {
+                    answer.pop();
+                }
+                answer
+            }
             Ok(GuiMessage::IsReady) => {
                 if mode == "hang" && gos > 0 && gos + 1 >= at {
                     hang();
                 }
+                if mode == "deaf-search" && pending.is_some() {
+                    continue;
+                }
                 vec![EngineMessage::ReadyOk]
             }
+            Ok(GuiMessage::Stop) => match pending.take() {
+                Some(_) if mode == "ignore-stop" => continue,
+                Some(best) => vec![best],
+                None => continue,
+            },
             Ok(GuiMessage::SetOption { name, value }) => {
                 // As the real engine: a value out of the declared range or an
                 // unknown option is answered with an error and changes nothing.
@@ -88,6 +119,13 @@ fn main() {
                 pos = position(&entry, &base, &moves).unwrap_or_else(start);
                 continue;
             }
+            Ok(GuiMessage::Query(Query::GameOver)) => {
+                vec![EngineMessage::Response(pos.outcome().is_some().to_string())]
+            }
+            Ok(GuiMessage::Query(Query::P1Turn)) => {
+                let p1 = pos.side_to_move() == board_core::Player::First;
+                vec![EngineMessage::Response(p1.to_string())]
+            }
             Ok(GuiMessage::Query(Query::Result)) => {
                 let word = result_word(pos.outcome());
                 let word = if mode == "liar" && word != result_word(None) { "p1win" } else { word };
@@ -102,6 +140,12 @@ fn main() {
                         std::process::exit(3)
                     }
                     "no-bestmove" if misbehave => continue,
+                    "flood" if misbehave => loop {
+                        let info = EngineMessage::InfoString("flooding on purpose".to_owned());
+                        if writeln!(out, "{info}").is_err() {
+                            std::process::exit(0);
+                        }
+                    },
                     "hang-search" if misbehave => hang(),
                     "garbage" if misbehave => {
                         let _ = out.write_all(b"\xff\xfe\xfd garbage\n");
@@ -129,18 +173,24 @@ fn main() {
                             &AtomicBool::new(false),
                             &mut |_| {},
                         );
-                        vec![
-                            EngineMessage::Info(SearchInfo {
-                                depth: Some(info.depth),
-                                score: Some(info.score),
-                                nodes: Some(info.nodes),
-                                ..SearchInfo::default()
-                            }),
-                            EngineMessage::BestMove(best.and_then(|mv| MoveToken::new(mv).ok())),
-                        ]
+                        let info = EngineMessage::Info(SearchInfo {
+                            depth: Some(info.depth),
+                            score: fixed_score.unwrap_or(Some(info.score)),
+                            nodes: Some(info.nodes),
+                            ..SearchInfo::default()
+                        });
+                        let best =
+                            EngineMessage::BestMove(best.and_then(|mv| MoveToken::new(mv).ok()));
+                        if go.infinite {
+                            pending = Some(best);
+                            vec![info]
+                        } else {
+                            vec![info, best]
+                        }
                     }
                 }
             }
+            Ok(GuiMessage::Quit) if mode == "ignore-quit" => continue,
             Ok(GuiMessage::Quit) => break,
             Ok(_) => continue,
             Err(e) => vec![EngineMessage::InfoString(format!("error: {e}"))],
@@ -149,6 +199,9 @@ fn main() {
             let _ = writeln!(out, "{reply}");
         }
         let _ = out.flush();
+    }
+    if mode == "ignore-quit" {
+        hang();
     }
 }
 

@@ -4,11 +4,13 @@
 //! opening must be what its moves give.
 
 use std::collections::HashSet;
+use std::sync::Mutex;
 
 use anyhow::{Result, bail};
-use board_core::{Player, RecordError};
-use search::GameEntry;
+use board_core::{Outcome, Player, RecordError};
+use search::{DynTable, GameEntry, SearchGame};
 
+use crate::adjudicate::{TableResults, table_verdict};
 use crate::record::{GameRecord, Termination};
 use crate::schedule::Opening;
 
@@ -122,6 +124,22 @@ pub(crate) fn verify(entry: &GameEntry, record: &GameRecord) -> Result<()> {
         (Termination::Normal | Termination::MaxPlies, _) => {
             bail!("'{}' where the moves do not end so", record.termination)
         }
+        (Termination::Adjudication, Some(end)) => bail!("an adjudication after the end ({end})"),
+        (Termination::Adjudication, None) => {
+            if engine_moves.is_empty() {
+                bail!("an adjudication before any engine move");
+            }
+            adjudicated(entry, record, game.position(), loser)?;
+            if record.score.is_some() {
+                bail!("a score ({}) in an adjudicated game", score_text(record.score));
+            }
+            if record.reason.is_empty() {
+                bail!("an adjudication without a reason");
+            }
+            if !record.disagreements.is_empty() {
+                bail!("disagreements about an adjudicated game");
+            }
+        }
         (forfeit, Some(end)) => bail!("a forfeit ('{forfeit}') after the end ({end})"),
         (forfeit, None) => {
             let Some(loser) = loser else {
@@ -153,7 +171,76 @@ pub(crate) fn verify(entry: &GameEntry, record: &GameRecord) -> Result<()> {
             }
         }
     }
+    if !record.evals.is_empty() && record.evals.len() != engine_moves.len() {
+        bail!(
+            "{} move evaluations for {} moves after the opening",
+            record.evals.len(),
+            engine_moves.len()
+        );
+    }
     Ok(())
+}
+
+/// Checks what can be checked of an adjudication from the record alone:
+/// a table's verdict is the table's on the last position (the table built
+/// or loaded once per process); a resignation is lost by the engine that
+/// resigned; a score draw is a draw. (Whether the scores met `--draw` or
+/// `--resign` depends on the tournament's rules, which its fingerprint
+/// holds.)
+fn adjudicated(
+    entry: &GameEntry,
+    record: &GameRecord,
+    pos: &dyn SearchGame,
+    loser: Option<Player>,
+) -> Result<()> {
+    let winner = loser.map(Player::other);
+    if record.reason.starts_with("table: ") {
+        let Some(table) = game_table(entry) else {
+            bail!("a table adjudication in {}, which has no table", entry.name);
+        };
+        let colours = [entry.player_names.first, entry.player_names.second];
+        let verdict = pos.probe_table(&table).and_then(|value| {
+            table_verdict(value, pos.side_to_move(), TableResults::Both, colours)
+        });
+        let Some(verdict) = verdict else {
+            bail!("a table adjudication where the table has no value")
+        };
+        if (verdict.winner, verdict.reason.as_str()) != (winner, record.reason.as_str()) {
+            let result = Outcome { winner: verdict.winner, score: None, reason: "" }.result_text();
+            bail!(
+                "'{}' ({}) where the table says '{}' ({result})",
+                record.reason,
+                record.result,
+                verdict.reason
+            );
+        }
+    } else if let Some((name, _)) = record.reason.split_once(" resigns: ") {
+        let resigned = Player::BOTH
+            .into_iter()
+            .find(|&side| name == if side == Player::First { &record.p1 } else { &record.p2 });
+        if resigned.is_none() || resigned != loser {
+            bail!("'{}' with result {}", record.reason, record.result);
+        }
+    } else if record.reason.starts_with("draw: ") {
+        if loser.is_some() {
+            bail!("'{}' with result {}", record.reason, record.result);
+        }
+    } else {
+        bail!("an adjudication for an unknown reason ('{}')", record.reason);
+    }
+    Ok(())
+}
+
+/// The game's exact table, built or loaded once per process.
+pub(crate) fn game_table(entry: &GameEntry) -> Option<DynTable> {
+    static TABLES: Mutex<Vec<(&str, DynTable)>> = Mutex::new(Vec::new());
+    let mut tables = TABLES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, table)) = tables.iter().find(|(name, _)| *name == entry.name) {
+        return Some(table.clone());
+    }
+    let table = entry.endgame_table()?;
+    tables.push((entry.name, table.clone()));
+    Some(table)
 }
 
 /// Plays one recorded move; the error names it.

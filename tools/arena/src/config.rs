@@ -6,31 +6,66 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use search::EngineKind;
 
-/// A clock: base time and increment per move, in milliseconds.
+/// A clock: base time and increment per move, in milliseconds, and
+/// optionally moves per period.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeControl {
-    /// Time on the clock at the start.
+    /// Time on the clock at the start (and, with `moves`, added again at
+    /// the start of every period).
     pub base_ms: u64,
     /// Time added after each move.
     pub inc_ms: u64,
+    /// Moves per period (`40/60+0.6`): every `moves` moves of a player,
+    /// `base_ms` is added to its clock; `None`: the whole game is one
+    /// period.
+    pub moves: Option<u32>,
 }
 
 impl TimeControl {
-    /// Reads `base+inc` or `base`, both in seconds (`10+0.1`).
+    /// Reads the form cutechess-cli and fastchess take:
+    /// `[moves/]base[+inc]`, base and increment in seconds, the base also as
+    /// `minutes:seconds` (`10+0.1`, `60`, `40/60+0.6`, `40/1:30`).
     ///
     /// # Errors
     /// When the text is not of that form.
     pub fn parse(text: &str) -> Result<Self> {
-        let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
-        Ok(TimeControl {
-            base_ms: seconds_to_ms(base).with_context(|| format!("bad tc '{text}'"))?,
-            inc_ms: seconds_to_ms(inc).with_context(|| format!("bad tc '{text}'"))?,
-        })
+        let bad = || format!("bad tc '{text}' (BASE, BASE+INC or MOVES/BASE+INC; seconds)");
+        let (moves, clock) = match text.split_once('/') {
+            Some((moves, clock)) => {
+                let moves: u32 = moves
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .with_context(|| format!("'{moves}' is not a number of moves (1 or more)"))
+                    .with_context(bad)?;
+                (Some(moves), clock)
+            }
+            None => (None, text),
+        };
+        let (base, inc) = clock.split_once('+').unwrap_or((clock, "0"));
+        let base_ms = match base.split_once(':') {
+            Some((minutes, seconds)) => {
+                let minutes: u64 = minutes
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|&m| m <= 1_000_000)
+                    .with_context(|| format!("'{minutes}' is not whole minutes"))
+                    .with_context(bad)?;
+                seconds_to_ms(seconds).with_context(bad)? + minutes * 60_000
+            }
+            None => seconds_to_ms(base).with_context(bad)?,
+        };
+        Ok(TimeControl { base_ms, inc_ms: seconds_to_ms(inc).with_context(bad)?, moves })
     }
 }
 
 impl fmt::Display for TimeControl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(moves) = self.moves {
+            write!(f, "{moves}/")?;
+        }
         write!(f, "{}+{}", self.base_ms as f64 / 1000.0, self.inc_ms as f64 / 1000.0)
     }
 }
@@ -94,6 +129,11 @@ impl Limit {
         let mut limit = Limit::default();
         for token in tokens {
             let (key, value) = split_token(token)?;
+            if key == "timemargin" {
+                bail!(
+                    "--each: timemargin= is per engine (--engine ... timemargin=MS); for every engine, --timemargin MS"
+                );
+            }
             if !limit.set(key, value)? {
                 bail!("--each: unknown key '{key}' (tc, movetime, depth, nodes)");
             }
@@ -172,6 +212,9 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// Its own limits (the `--each` ones fill the gaps).
     pub limit: Limit,
+    /// Milliseconds it may overrun its time before it forfeits
+    /// (`timemargin=MS`); `None`: the tournament's `--timemargin`.
+    pub time_margin: Option<u64>,
 }
 
 impl EngineSpec {
@@ -186,8 +229,13 @@ impl EngineSpec {
             Program::External(words) => serde_json::json!(words),
         };
         let dir = self.dir.as_ref().map(|d| d.to_string_lossy().into_owned());
-        serde_json::json!([self.name, program, dir, self.options, self.limit.to_string()])
-            .to_string()
+        let mut fields =
+            serde_json::json!([self.name, program, dir, self.options, self.limit.to_string()]);
+        // Only when given, so that engines without one keep their encoding.
+        if let (Some(margin), Some(fields)) = (self.time_margin, fields.as_array_mut()) {
+            fields.push(serde_json::json!({ "timemargin": margin }));
+        }
+        fields.to_string()
     }
 
     /// The built-in player `kind`, named after it.
@@ -198,6 +246,7 @@ impl EngineSpec {
             dir: None,
             options: Vec::new(),
             limit: Limit::default(),
+            time_margin: None,
         }
     }
 
@@ -213,9 +262,14 @@ impl EngineSpec {
         let mut dir = None;
         let mut options = Vec::new();
         let mut limit = Limit::default();
+        let mut time_margin = None;
         for token in tokens {
             let (key, value) = split_token(token)?;
             let new_program = match key {
+                "timemargin" => {
+                    time_margin = Some(parse_number(key, value)?);
+                    None
+                }
                 "name" => {
                     name = Some(value.to_owned());
                     None
@@ -238,7 +292,8 @@ impl EngineSpec {
                     } else if !limit.set(key, value)? {
                         bail!(
                             "--engine: unknown key '{key}' \
-                             (name, cmd, builtin, dir, option.NAME, tc, movetime, depth, nodes)"
+                             (name, cmd, builtin, dir, option.NAME, tc, movetime, depth, nodes, \
+                             timemargin)"
                         );
                     }
                     None
@@ -260,7 +315,7 @@ impl EngineSpec {
                 Program::External(words) => words[0].clone(),
             },
         };
-        Ok(EngineSpec { name, program, dir, options, limit })
+        Ok(EngineSpec { name, program, dir, options, limit, time_margin })
     }
 }
 

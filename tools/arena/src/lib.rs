@@ -3,7 +3,8 @@
 //!
 //! The arena keeps every game's position itself through the registry's
 //! [`search::SearchGame`], checks each `bestmove`, decides the end (rules,
-//! ply cap, forfeits) and writes each game when it ends (PGN-style, JSONL,
+//! ply cap, forfeits, adjudication by the engines' scores or the game's
+//! exact table) and writes each game when it ends (PGN-style, JSONL,
 //! a resumable state file). See `docs/arena.md` for the flags and formats.
 //!
 //! The binary calls [`run`] with its registry, its own path (built-ins are
@@ -15,12 +16,19 @@
 //! state file is resumed, when shards are merged ([`read_records`]): its
 //! moves replayed under its ply cap, its end, result and blame what they
 //! give, one tournament fingerprint for all.
+//!
+//! `igroteka check-engine` is [`check_engine`] (flags [`CheckArgs`]): the
+//! conformance script of [`Checker`], run against one engine, each
+//! [`Check`] judged by the game's own rules.
 
+mod adjudicate;
 mod book;
 mod check;
+mod compliance;
 mod config;
 mod engine;
 mod movetext;
+mod ratings;
 mod record;
 mod referee;
 mod schedule;
@@ -30,12 +38,15 @@ mod tournament;
 
 use std::path::PathBuf;
 
+pub use adjudicate::{Adjudication, DrawRule, ResignRule, TableResults};
 pub use book::RANDOM_BOOK_BYTES;
 pub use check::repeated_games;
+pub use compliance::{Check, CheckArgs, Checker, check_engine};
 pub use config::{EngineSpec, Limit, Program, TimeControl, split_command};
 pub use engine::Fault;
 pub use movetext::{Movetext, MovetextError, MovetextScanner, Token, Tokens, read_movetext};
-pub use record::{GameRecord, Termination};
+pub use ratings::{NoRatings, Rating, ml_gradient, ml_ratings};
+pub use record::{GameRecord, MoveEval, Termination};
 pub use referee::OptionsRefused;
 pub use schedule::{
     Fixture, GAMES_PER_ENCOUNTER, OPENING_BYTES, Opening, Openings, Pairing, Shard, encounters,
@@ -53,8 +64,9 @@ pub use tournament::{merge, no_cap_warning, read_records};
 pub struct ArenaArgs {
     /// The tokens of each `--engine`, one group per engine: `name=A
     /// cmd="./engine --flag"` or `builtin=alphabeta|mcts|random`, with
-    /// `dir=D`, `option.NAME=VALUE`, `tc=BASE+INC` (s), `movetime=MS`,
-    /// `depth=N`, `nodes=N`. None: the three built-ins.
+    /// `dir=D`, `option.NAME=VALUE`, `tc=[MOVES/]BASE[+INC]` (s),
+    /// `movetime=MS`, `depth=N`, `nodes=N`, `timemargin=MS`. None: the three
+    /// built-ins.
     pub engines: Vec<Vec<String>>,
     /// Every other flag.
     pub flags: ArenaFlags,
@@ -70,8 +82,8 @@ fn engine_arg() -> clap::Arg {
         .value_name("KEY=VALUE")
         .help(
             "An engine: name=A cmd=\"./engine --flag\" | builtin=alphabeta|mcts|random, \
-             dir=D, option.NAME=VALUE, tc=BASE+INC (s), movetime=MS, depth=N, nodes=N; \
-             repeat per engine (default: the three built-ins)",
+             dir=D, option.NAME=VALUE, tc=[MOVES/]BASE[+INC] (s), movetime=MS, depth=N, \
+             nodes=N, timemargin=MS; repeat per engine (default: the three built-ins)",
         )
 }
 
@@ -175,7 +187,9 @@ pub struct ArenaFlags {
     /// Print interim standings every N finished games (0: never).
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub ratinginterval: u32,
-    /// Sequential test for two engines: `elo0=0 elo1=10 alpha=0.05 beta=0.05`.
+    /// Sequential test for two engines: `elo0=0 elo1=10 alpha=0.05 beta=0.05
+    /// penta=true` (counted on colour-swapped pairs; `penta=false`: game by
+    /// game).
     #[arg(long, num_args = 0.., value_name = "KEY=VALUE")]
     pub sprt: Option<Vec<String>>,
     /// Append every game as PGN-style text to FILE.
@@ -193,6 +207,25 @@ pub struct ArenaFlags {
     /// No per-game lines and no interim standings.
     #[arg(long)]
     pub quiet: bool,
+    /// Draw adjudication by the engines' scores: `movenumber=N movecount=N
+    /// score=CP` (after move N, both within ±CP for N moves each in a row).
+    #[arg(long, num_args = 0.., value_name = "KEY=VALUE")]
+    pub draw: Option<Vec<String>>,
+    /// Resign adjudication: `movecount=N score=CP [twosided=true]` (an
+    /// engine at -CP or worse for N moves in a row loses).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub resign: Option<Vec<String>>,
+    /// Adjudicate by the game's exact table (Otrazhenie's): a position it
+    /// decides ends the game with its result.
+    #[arg(long)]
+    pub tb: bool,
+    /// Which of the table's results end a game: `both`, `win_loss` or `draw`.
+    #[arg(long, value_name = "RESULTS", requires = "tb", default_value = "both")]
+    pub tbadjudicate: String,
+    /// Milliseconds to wait between the end of a game and the start of the
+    /// next in its place.
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub wait: u64,
     /// Games per encounter and round, all from the round's opening, colours
     /// alternating (default: 2).
     #[arg(long, value_name = "N")]

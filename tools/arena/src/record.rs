@@ -2,6 +2,7 @@
 
 use std::fmt::{self, Write as _};
 
+use board_core::Score;
 use serde::{Deserialize, Serialize};
 
 use crate::schedule::Pairing;
@@ -30,11 +31,15 @@ pub enum Termination {
     /// An engine wrote what is not the protocol: it loses.
     #[serde(rename = "garbage output")]
     GarbageOutput,
+    /// The arena ended the game early: by the engines' scores (`--draw`,
+    /// `--resign`) or by the game's exact table (`--tb`).
+    #[serde(rename = "adjudication")]
+    Adjudication,
 }
 
 impl Termination {
     /// Every termination.
-    pub const ALL: [Termination; 7] = [
+    pub const ALL: [Termination; 8] = [
         Termination::Normal,
         Termination::MaxPlies,
         Termination::TimeForfeit,
@@ -42,6 +47,7 @@ impl Termination {
         Termination::Disconnect,
         Termination::Stall,
         Termination::GarbageOutput,
+        Termination::Adjudication,
     ];
 
     /// The name in records and tables.
@@ -54,6 +60,7 @@ impl Termination {
             Termination::Disconnect => "disconnect",
             Termination::Stall => "stall",
             Termination::GarbageOutput => "garbage output",
+            Termination::Adjudication => "adjudication",
         }
     }
 }
@@ -125,6 +132,70 @@ pub struct GameRecord {
     pub disagreements: Vec<String>,
     /// Wall-clock duration in milliseconds.
     pub duration_ms: u64,
+    /// What each engine said of its moves (every move after the opening's,
+    /// in order): its score, depth and time. Empty in records of older
+    /// arenas.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evals: Vec<MoveEval>,
+}
+
+/// What an engine said of one of its moves: the score and depth of its last
+/// `info` before `bestmove` and the time the arena measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveEval {
+    /// The score from the mover's side, as the protocol writes it (`cp 35`,
+    /// `win 5`, `loss 4`); none when the engine reported none.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "score_text")]
+    pub score: Option<Score>,
+    /// The depth it reported, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// Milliseconds from `go` to `bestmove`.
+    pub ms: u64,
+}
+
+impl MoveEval {
+    /// The move's PGN comment as cutechess-cli writes it: `+0.35/12 0.105s`
+    /// (score in pawns from the mover's side, `+M3`/`-M2` for a proven win
+    /// or loss in moves, `/depth`, time in seconds); without a score only
+    /// the time.
+    pub fn comment(&self) -> String {
+        let time = format!("{:.3}s", self.ms as f64 / 1000.0);
+        let Some(score) = self.score else { return time };
+        let score = match score {
+            Score::Cp(0) => "0.00".to_owned(),
+            Score::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+            Score::Win(plies) => format!("+M{}", plies.div_ceil(2)),
+            Score::Loss(plies) => format!("-M{}", plies / 2),
+        };
+        format!("{score}/{} {time}", self.depth.unwrap_or(0))
+    }
+}
+
+/// A score as its protocol text (`cp 35`, `win 5`, `loss 4`) in JSON.
+mod score_text {
+    use board_core::Score;
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    #[allow(clippy::ref_option)] // serde's `with` hands the field by reference
+    pub(super) fn serialize<S: Serializer>(score: &Option<Score>, s: S) -> Result<S::Ok, S::Error> {
+        match score {
+            Some(score) => s.collect_str(score),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Score>, D::Error> {
+        let Some(text) = Option::<String>::deserialize(d)? else { return Ok(None) };
+        let bad = || D::Error::custom(format!("score '{text}' is not cp N, win N or loss N"));
+        let (kind, value) = text.split_once(' ').ok_or_else(bad)?;
+        Ok(Some(match kind {
+            "cp" => Score::Cp(value.parse().map_err(|_| bad())?),
+            "win" => Score::Win(value.parse().map_err(|_| bad())?),
+            "loss" => Score::Loss(value.parse().map_err(|_| bad())?),
+            _ => return Err(bad()),
+        }))
+    }
 }
 
 impl GameRecord {
@@ -207,6 +278,7 @@ impl GameRecord {
         let mut line = String::new();
         let mut words: Vec<String> = Vec::new();
         let offset = usize::from(self.second_moves_first);
+        let opening = self.opening_plies as usize;
         for (i, mv) in self.moves.iter().enumerate() {
             let ply = i + offset;
             if ply % 2 == 0 {
@@ -215,6 +287,9 @@ impl GameRecord {
                 words.push("1...".to_owned());
             }
             words.push(mv.clone());
+            if let Some(eval) = i.checked_sub(opening).and_then(|k| self.evals.get(k)) {
+                words.push(format!("{{{}}}", eval.comment()));
+            }
         }
         words.push(format!("{{{}: {}}}", self.termination, self.reason.replace('}', ")")));
         words.push(result.to_owned());

@@ -6,18 +6,19 @@ use std::path::PathBuf;
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
-use board_core::{ByPlayer, Outcome, Player};
+use board_core::{ByPlayer, Outcome, Player, Score};
 use protocol::client::EngineLog;
 use protocol::{
     EngineMessage, Go, GuiMessage, MoveToken, OptionDecl, OptionKind, ParseError, PositionBase,
     PositionText, Query, result_word,
 };
-use search::{EngineKind, GameEntry, SearchGame};
+use search::{DynTable, EngineKind, GameEntry, SearchGame};
 use tokio::time::Instant;
 
-use crate::config::{EngineSpec, Limit, Program};
+use crate::adjudicate::{Adjudication, Tracker, Verdict, table_verdict};
+use crate::config::{EngineSpec, Limit, Program, TimeControl};
 use crate::engine::{Engine, Fault, Heard, MAX_UNRECOGNISED};
-use crate::record::{GameRecord, Termination};
+use crate::record::{GameRecord, MoveEval, Termination};
 use crate::schedule::{Fixture, Opening, Pairing};
 
 /// What every game of a tournament shares.
@@ -54,6 +55,10 @@ pub struct Referee {
     pub tournament: String,
     /// The tournament's engines, rounds and pairing, written in every record.
     pub pairing: Pairing,
+    /// When the arena ends a game early (`--draw`, `--resign`, `--tb`).
+    pub adjudication: Adjudication,
+    /// The game's exact table, with `--tb`.
+    pub table: Option<DynTable>,
     /// Whether every game starts both its engines afresh (`--restart on`);
     /// otherwise an engine's process plays its next game too, and only one
     /// that misbehaved is replaced.
@@ -134,12 +139,46 @@ pub(crate) struct Started {
 struct Clock {
     left_ms: u64,
     inc_ms: u64,
+    /// Added every `moves` moves (a period's time).
+    base_ms: u64,
+    /// Moves per period, if the clock has periods.
+    moves: Option<u32>,
+    /// Moves made on this clock.
+    made: u32,
+}
+
+impl Clock {
+    fn new(tc: TimeControl) -> Self {
+        Clock {
+            left_ms: tc.base_ms,
+            inc_ms: tc.inc_ms,
+            base_ms: tc.base_ms,
+            moves: tc.moves,
+            made: 0,
+        }
+    }
+
+    /// Moves left in this period (the protocol's `movestogo`), with periods.
+    fn moves_to_go(self) -> Option<u32> {
+        self.moves.map(|n| n - self.made % n)
+    }
+
+    /// After a move that took `spent_ms`: the time taken off (never below
+    /// zero), the increment added, and at the end of a period its time.
+    fn punch(&mut self, spent_ms: u64) {
+        self.left_ms = self.left_ms.saturating_sub(spent_ms) + self.inc_ms;
+        self.made += 1;
+        if self.moves.is_some_and(|n| self.made.is_multiple_of(n)) {
+            self.left_ms += self.base_ms;
+        }
+    }
 }
 
 enum End {
     Rules(Outcome),
     MaxPlies(Outcome),
     Fault(Player, Fault),
+    Adjudicated(Verdict),
 }
 
 impl Referee {
@@ -162,7 +201,8 @@ impl Referee {
         let second_moves_first =
             opening.moves.is_empty() && game.position().side_to_move() == Player::Second;
         let mut engines = ByPlayer::new(None, None);
-        let end = self.run(fixture, opening, &mut engines, &mut game).await;
+        let mut evals = Vec::new();
+        let end = self.run(fixture, opening, &mut engines, &mut game, &mut evals).await;
         let end = match end {
             Ok(end) => end,
             Err(refused) => {
@@ -174,12 +214,19 @@ impl Referee {
         };
         let faulty = match &end {
             End::Fault(side, _) => Some(*side),
-            End::Rules(_) | End::MaxPlies(_) => None,
+            End::Rules(_) | End::MaxPlies(_) | End::Adjudicated(_) => None,
         };
         let moves = game.moves().to_vec();
         let (outcome, termination, reason) = match end {
             End::Rules(o) => (o, Termination::Normal, o.reason.to_owned()),
             End::MaxPlies(o) => (o, Termination::MaxPlies, o.reason.to_owned()),
+            End::Adjudicated(verdict) => {
+                let outcome = match verdict.winner {
+                    Some(winner) => Outcome::win(winner, "adjudication"),
+                    None => Outcome::draw("adjudication"),
+                };
+                (outcome, Termination::Adjudication, verdict.reason)
+            }
             End::Fault(side, fault) => (
                 Outcome::win(side.other(), "forfeit"),
                 fault.termination,
@@ -238,6 +285,7 @@ impl Referee {
             reason,
             disagreements,
             duration_ms: started.elapsed().as_millis() as u64,
+            evals,
         })
     }
 
@@ -247,6 +295,7 @@ impl Referee {
         opening: &Opening,
         engines: &mut ByPlayer<Option<Started>>,
         game: &mut board_core::GameRecord<dyn SearchGame>,
+        evals: &mut Vec<MoveEval>,
     ) -> Result<End, OptionsRefused> {
         let indices = ByPlayer::new(fixture.p1, fixture.p2);
         for side in Player::BOTH {
@@ -256,9 +305,14 @@ impl Referee {
                 Err(StartError::Refused(refused)) => return Err(refused),
             }
         }
-        let limits = indices.map(|i| self.engines[i].limit);
-        let mut clocks =
-            limits.map(|l| l.tc.map(|tc| Clock { left_ms: tc.base_ms, inc_ms: tc.inc_ms }));
+        let specs = indices.map(|i| &self.engines[i]);
+        let limits = specs.map(|s| s.limit);
+        let mut clocks = limits.map(|l| l.tc.map(Clock::new));
+        let margins = specs.map(|s| s.time_margin.map_or(self.time_margin, Duration::from_millis));
+        let mut tracker = Tracker::default();
+        let names = [specs.first.name.as_str(), specs.second.name.as_str()];
+        // The side that made the last engine move (none yet: the opening's).
+        let mut mover = None;
         loop {
             if let Some(outcome) = game.outcome() {
                 return Ok(if game.ended_at_cap() {
@@ -266,6 +320,19 @@ impl Referee {
                 } else {
                     End::Rules(outcome)
                 });
+            }
+            // After each engine move, as fastchess: the table first, then
+            // the scores.
+            if let (Some(last), Some(mover)) = (evals.last(), mover) {
+                if let Some(verdict) = self.table_verdict(game.position()) {
+                    return Ok(End::Adjudicated(verdict));
+                }
+                let plies = game.moves().len();
+                let adjudication = &self.adjudication;
+                if let Some(verdict) = tracker.update(adjudication, mover, last.score, plies, names)
+                {
+                    return Ok(End::Adjudicated(verdict));
+                }
             }
             let side = game.position().side_to_move();
             let moves = game.moves();
@@ -282,9 +349,10 @@ impl Referee {
                     return Ok(End::Fault(side.other(), fault));
                 }
             };
-            let answer = self.think(engine, limits[side], &mut clocks, side, &position).await;
-            let token = match answer {
-                Ok(token) => token,
+            let answer =
+                self.think(engine, limits[side], &mut clocks, side, &position, margins[side]).await;
+            let (token, eval) = match answer {
+                Ok(answer) => answer,
                 Err(fault) => return Ok(End::Fault(side, fault)),
             };
             let Some(token) = token else {
@@ -294,7 +362,10 @@ impl Referee {
             };
             let ply = moves.len() + 1;
             match game.play(&token) {
-                Ok(_) => {}
+                Ok(_) => {
+                    evals.push(eval);
+                    mover = Some(side);
+                }
                 Err(board_core::RecordError::Move { error: e, .. }) => {
                     let detail = format!("'{token}' at ply {ply}: {e}");
                     return Ok(End::Fault(side, Fault::new(Termination::IllegalMove, detail)));
@@ -473,12 +544,13 @@ impl Referee {
         clocks: &mut ByPlayer<Option<Clock>>,
         side: Player,
         position: &GuiMessage,
-    ) -> Result<Option<MoveToken>, Fault> {
+        margin: Duration,
+    ) -> Result<(Option<MoveToken>, MoveEval), Fault> {
         engine.send(position).await?;
         engine.sync(self.stall_timeout).await?;
         engine.send(&GuiMessage::Go(go(limit, clocks, side))).await?;
         let sent = Instant::now();
-        let margin = self.time_margin;
+        let (mut score, mut depth) = (None, None);
         let allowed = match (clocks[side], limit.movetime_ms) {
             (Some(clock), movetime) => Some(Duration::from_millis(
                 movetime.map_or(clock.left_ms, |m| m.min(clock.left_ms)),
@@ -498,7 +570,12 @@ impl Referee {
             match engine.next_line(wait_until).await? {
                 Some(Heard::Message(EngineMessage::BestMove(mv))) => break mv,
                 Some(Heard::Message(EngineMessage::ReadyOk)) => probe_sent = None,
-                Some(Heard::Message(EngineMessage::Info(_) | EngineMessage::InfoString(_))) => {}
+                Some(Heard::Message(EngineMessage::Info(info))) => {
+                    // The last score and depth before `bestmove` are the move's.
+                    score = info.score.or(info.mate.map(mate_score)).or(score);
+                    depth = info.depth.or(depth);
+                }
+                Some(Heard::Message(EngineMessage::InfoString(_))) => {}
                 Some(Heard::Unreadable(line, e)) if is_bestmove(&line) => {
                     return Err(Fault::new(Termination::GarbageOutput, e.to_string()));
                 }
@@ -559,10 +636,19 @@ impl Referee {
                 ),
             ));
         }
+        let ms = spent.as_millis() as u64;
         if let Some(clock) = clocks[side].as_mut() {
-            clock.left_ms = clock.left_ms.saturating_sub(spent.as_millis() as u64) + clock.inc_ms;
+            clock.punch(ms);
         }
-        Ok(token)
+        Ok((token, MoveEval { score, depth, ms }))
+    }
+
+    /// How the table (with `--tb`) ends the game at `pos`, if it does.
+    fn table_verdict(&self, pos: &dyn SearchGame) -> Option<Verdict> {
+        let (table, results) = (self.table.as_ref()?, self.adjudication.table?);
+        let value = pos.probe_table(table)?;
+        let colours = [self.entry.player_names.first, self.entry.player_names.second];
+        table_verdict(value, pos.side_to_move(), results, colours)
     }
 
     /// The engine's `query result` answer, unless it has none.
@@ -602,6 +688,7 @@ fn go(limit: Limit, clocks: &ByPlayer<Option<Clock>>, side: Player) -> Go {
     let mut go =
         Go { movetime: limit.movetime_ms, depth: limit.depth, nodes: limit.nodes, ..Go::default() };
     if let Some(own) = clocks[side] {
+        go.movestogo = own.moves_to_go();
         let clock = |p: Player| clocks[p].unwrap_or(own);
         let (p1, p2) = (clock(Player::First), clock(Player::Second));
         go.p1time = Some(p1.left_ms);
@@ -610,6 +697,16 @@ fn go(limit: Limit, clocks: &ByPlayer<Option<Clock>>, side: Player) -> Go {
         go.p2inc = Some(p2.inc_ms);
     }
     go
+}
+
+/// UCI's `score mate M` (moves; negative: mated) as plies to the end.
+fn mate_score(moves: i64) -> Score {
+    let plies = |m: i64| u32::try_from(m.unsigned_abs()).unwrap_or(u32::MAX);
+    if moves > 0 {
+        Score::Win(plies(moves).saturating_mul(2) - 1)
+    } else {
+        Score::Loss(plies(moves).saturating_mul(2))
+    }
 }
 
 /// Whether an unreadable line was meant as `bestmove` (say one with no
@@ -636,4 +733,46 @@ fn in_range(seed: u64, min: i64, max: i64) -> i64 {
     let span = (i128::from(max) - i128::from(min) + 1) as u128;
     let offset = u128::from(seed) % span;
     (i128::from(min) + offset as i128) as i64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 32, item 5: `40/60+0.6`-style clocks add the period's time
+    /// every N moves of their player and send `movestogo`.
+    #[test]
+    fn a_clock_with_periods_refills_and_counts_down_movestogo() {
+        let tc = TimeControl::parse("3/10+1").unwrap();
+        let mut clock = Clock::new(tc);
+        let mut seen = Vec::new();
+        for _ in 0..7 {
+            seen.push((clock.moves_to_go(), clock.left_ms));
+            clock.punch(4_000);
+        }
+        let wanted = [
+            (Some(3), 10_000),
+            (Some(2), 7_000),
+            (Some(1), 4_000),
+            // 4000 - 4000 + 1000, then the period's 10 s.
+            (Some(3), 11_000),
+            (Some(2), 8_000),
+            (Some(1), 5_000),
+            (Some(3), 12_000),
+        ];
+        assert_eq!(seen, wanted);
+        let plain = Clock::new(TimeControl::parse("10+1").unwrap());
+        assert_eq!(plain.moves_to_go(), None);
+        let clocks = ByPlayer::new(Some(clock), Some(plain));
+        let go = go(Limit::default(), &clocks, Player::First);
+        assert_eq!((go.movestogo, go.p1time, go.p2time), (Some(2), Some(9_000), Some(10_000)));
+        assert_eq!(super::go(Limit::default(), &clocks, Player::Second).movestogo, None);
+    }
+
+    #[test]
+    fn uci_mates_are_proven_results_in_plies() {
+        assert_eq!(mate_score(3), Score::Win(5));
+        assert_eq!(mate_score(-2), Score::Loss(4));
+        assert_eq!(mate_score(0), Score::Loss(0));
+    }
 }

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use crate::ratings::{NoRatings, Rating, ml_ratings};
 use crate::record::{GameRecord, Termination};
 use crate::stats::{Pentanomial, Sprt, SprtVerdict, Wdl};
 
@@ -157,6 +158,7 @@ impl Standings {
         }
         out.push_str("\n\n");
         out.push_str(&self.table());
+        out.push_str(&self.ratings_table());
         out.push('\n');
         out.push_str("Crosstable (row's points against column)\n");
         out.push_str(&self.crosstable());
@@ -181,18 +183,98 @@ impl Standings {
         out
     }
 
+    /// The log-likelihood ratio of `sprt` for the first engine against the
+    /// second: on the pentanomial (complete pairs) unless the test is
+    /// trinomial, then on every game.
+    pub fn sprt_llr(&self, sprt: &Sprt) -> f64 {
+        if sprt.pentanomial {
+            sprt.llr_pentanomial(self.pentanomial.unwrap_or_default())
+        } else {
+            sprt.llr(self.totals.first().copied().unwrap_or_default())
+        }
+    }
+
+    /// The maximum-likelihood ratings (see [`ml_ratings`]), one per engine
+    /// in [`names`](Self::names) order.
+    ///
+    /// # Errors
+    /// [`NoRatings`] when the results give no finite ratings.
+    pub fn ratings(&self) -> Result<Vec<Rating>, NoRatings> {
+        ml_ratings(&self.versus)
+    }
+
+    /// For more than two engines, a blank line and the maximum-likelihood
+    /// rating list, best first (a line saying why there is none when the
+    /// results give no finite ratings); empty for two engines, whose
+    /// standings say it all.
+    pub fn ratings_table(&self) -> String {
+        if self.names.len() <= 2 {
+            return String::new();
+        }
+        let mut out = "\nRatings (maximum likelihood, logistic Elo, draws as half points, average \
+                       0, 95% error bars)\n"
+            .to_owned();
+        let ratings = match self.ratings() {
+            Ok(ratings) => ratings,
+            Err(none) => {
+                let mut why = Vec::new();
+                for (name, t) in self.names.iter().zip(&self.totals) {
+                    match t.score() {
+                        None => why.push(format!("{name} has played no game")),
+                        Some(s) if s >= 1.0 => why.push(format!("{name} won every game")),
+                        Some(s) if s <= 0.0 => why.push(format!("{name} lost every game")),
+                        Some(_) => {}
+                    }
+                }
+                let why =
+                    if why.is_empty() { String::new() } else { format!(" ({})", why.join(", ")) };
+                let _ = writeln!(out, "{none}{why}");
+                return out;
+            }
+        };
+        let width = self.names.iter().map(String::len).max().unwrap_or(4).max(4);
+        let _ = writeln!(
+            out,
+            "{:>4} {:<width$} {:>7} {:>7} {:>5}",
+            "Rank", "Name", "Elo", "+/-", "Games"
+        );
+        let mut order: Vec<usize> = (0..self.names.len()).collect();
+        order.sort_by(|&a, &b| {
+            ratings[b]
+                .elo
+                .total_cmp(&ratings[a].elo)
+                .then_with(|| self.names[a].cmp(&self.names[b]))
+        });
+        for (rank, i) in order.into_iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "{:>4} {:<width$} {:>7} {:>7} {:>5}",
+                rank + 1,
+                self.names[i],
+                signed(ratings[i].elo),
+                number(ratings[i].margin),
+                self.totals[i].games()
+            );
+        }
+        out
+    }
+
     /// The SPRT line for the first engine against the second.
     pub fn sprt_line(&self, sprt: &Sprt) -> String {
-        let wdl = self.totals.first().copied().unwrap_or_default();
-        let llr = sprt.llr(wdl);
+        let llr = self.sprt_llr(sprt);
         let (lower, upper) = sprt.bounds();
         let verdict = match sprt.verdict(llr) {
             SprtVerdict::Continue => "no decision yet".to_owned(),
             SprtVerdict::H0 => format!("H0 accepted (elo0 = {})", sprt.elo0),
             SprtVerdict::H1 => format!("H1 accepted (elo1 = {})", sprt.elo1),
         };
+        let counted = if sprt.pentanomial {
+            format!("pentanomial, {} pairs", self.pentanomial.unwrap_or_default().pairs())
+        } else {
+            format!("trinomial, {} games", self.totals.first().copied().unwrap_or_default().games())
+        };
         format!(
-            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} ({:.2}, {:.2}): {verdict}",
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} ({:.2}, {:.2}): {verdict} [{counted}]",
             sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, llr, lower, upper
         )
     }

@@ -139,6 +139,13 @@ impl Pentanomial {
     /// The Elo difference with the interval from the variance of pair scores,
     /// `None` without pairs.
     pub fn elo(&self) -> Option<Elo> {
+        let (n, s, var) = self.moments()?;
+        Some(Elo::from_score(s, var, n))
+    }
+
+    /// The pairs, the mean score of a pair (a fraction: its points / 2) and
+    /// the variance of one pair's score; `None` without pairs.
+    fn moments(&self) -> Option<(f64, f64, f64)> {
         let n = f64::from(self.pairs());
         if n == 0.0 {
             return None;
@@ -148,7 +155,7 @@ impl Pentanomial {
         let var =
             self.0.iter().enumerate().map(|(i, &c)| (x(i) - s).powi(2) * f64::from(c)).sum::<f64>()
                 / n;
-        Some(Elo::from_score(s, var, n))
+        Some((n, s, var))
     }
 }
 
@@ -163,6 +170,11 @@ pub struct Sprt {
     pub alpha: f64,
     /// False negative rate.
     pub beta: f64,
+    /// Whether the test counts colour-swapped pairs of games
+    /// ([`llr_pentanomial`](Self::llr_pentanomial), the default, as
+    /// fastchess) rather than single games ([`llr`](Self::llr), the
+    /// trinomial: `penta=false`).
+    pub pentanomial: bool,
 }
 
 /// Where an SPRT stands.
@@ -194,6 +206,23 @@ impl Sprt {
             + f64::from(wdl.draws) * (0.5 - s).powi(2)
             + f64::from(wdl.losses) * s.powi(2))
             / n;
+        self.gsprt(n, s, var)
+    }
+
+    /// The log-likelihood ratio of H1 against H0 for colour-swapped pairs
+    /// (the pentanomial), in the same normal approximation with the pair as
+    /// the sample: `n (s1 - s0)(2 s̄ - s0 - s1) / (2 σ²)`, `n` the pairs, `s̄`
+    /// the mean score fraction of a pair (its points / 2) and `σ²` the
+    /// variance of one pair's score fraction. 0 without pairs or while that
+    /// variance is 0.
+    pub fn llr_pentanomial(&self, pairs: Pentanomial) -> f64 {
+        match pairs.moments() {
+            Some((n, s, var)) => self.gsprt(n, s, var),
+            None => 0.0,
+        }
+    }
+
+    fn gsprt(&self, n: f64, s: f64, var: f64) -> f64 {
         if var <= 0.0 {
             return 0.0;
         }
@@ -213,14 +242,22 @@ impl Sprt {
         }
     }
 
-    /// Reads `elo0=0 elo1=10 alpha=0.05 beta=0.05` (any subset; these are the defaults).
+    /// Reads `elo0=0 elo1=10 alpha=0.05 beta=0.05 penta=true` (any subset;
+    /// these are the defaults; `penta=false`: the trinomial, game by game).
     ///
     /// # Errors
-    /// An unknown key, a bad number, `elo1 <= elo0` or a rate outside (0, 1).
+    /// An unknown key, a bad number or boolean, `elo1 <= elo0` or a rate
+    /// outside (0, 1).
     pub fn parse_tokens(tokens: &[String]) -> anyhow::Result<Sprt> {
-        let mut sprt = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
+        let mut sprt = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05, pentanomial: true };
         for token in tokens {
             let (key, value) = token.split_once('=').unwrap_or((token, ""));
+            if key == "penta" {
+                sprt.pentanomial = value.parse().map_err(|_| {
+                    anyhow::anyhow!("--sprt {token}: '{value}' is not true or false")
+                })?;
+                continue;
+            }
             let number: f64 = value
                 .parse()
                 .map_err(|_| anyhow::anyhow!("--sprt {token}: '{value}' is not a number"))?;
@@ -229,7 +266,7 @@ impl Sprt {
                 "elo1" => sprt.elo1 = number,
                 "alpha" => sprt.alpha = number,
                 "beta" => sprt.beta = number,
-                _ => anyhow::bail!("--sprt: unknown key '{key}' (elo0, elo1, alpha, beta)"),
+                _ => anyhow::bail!("--sprt: unknown key '{key}' (elo0, elo1, alpha, beta, penta)"),
             }
         }
         if sprt.elo1 <= sprt.elo0 {

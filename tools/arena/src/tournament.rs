@@ -15,9 +15,10 @@ use protocol::client::{end_every_engine, terminated};
 use search::{EngineKind, GameEntry, find_game};
 use tokio::task::JoinSet;
 
-use crate::check::{repeated_games, verify};
+use crate::adjudicate::{Adjudication, DrawRule, ResignRule, TableResults};
+use crate::check::{game_table, repeated_games, verify};
 use crate::config::{EngineSpec, Limit};
-use crate::record::GameRecord;
+use crate::record::{GameRecord, MoveEval};
 use crate::referee::{Idle, Referee, StartError};
 use crate::schedule::{Fixture, GAMES_PER_ENCOUNTER, Opening, Openings, Pairing, Shard};
 use crate::standings::Standings;
@@ -47,6 +48,8 @@ struct Plan {
     /// and error messages); its hash is the fingerprint in every record.
     description: String,
     shard: Option<Shard>,
+    /// `--wait`: the pause before a game that takes a finished one's place.
+    wait: Duration,
 }
 
 impl Plan {
@@ -272,7 +275,7 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
         }
         None => Openings::Start,
     };
-    let games = match (args.flags.games, args.flags.repeat) {
+    let per_encounter = match (args.flags.games, args.flags.repeat) {
         (Some(0), _) => bail!("--games must be at least 1"),
         (Some(n), true) if n != GAMES_PER_ENCOUNTER => {
             bail!("--repeat is --games {GAMES_PER_ENCOUNTER}; it contradicts --games {n}")
@@ -284,14 +287,14 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
         engines: engines.iter().map(|e| e.name.clone()).collect(),
         rounds: args.flags.rounds,
         gauntlet: args.flags.gauntlet,
-        games,
+        games: per_encounter,
         noswap: args.flags.noswap,
         reverse: args.flags.reverse,
     };
     let total = pairing.games();
     if total > MAX_GAMES {
         bail!(
-            "--rounds {} with --games {games} makes {total} games; one tournament has at most \
+            "--rounds {} with --games {per_encounter} makes {total} games; one tournament has at most \
              {MAX_GAMES} (fewer rounds, or several tournaments with different --seed)",
             args.flags.rounds
         );
@@ -324,9 +327,12 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
         );
     }
     let move_timeout = args.flags.move_timeout.max(1);
+    let adjudication = adjudication(&args.flags, games, entry)?;
+    // Built (or read from the cache) once for every game.
+    let table = if adjudication.table.is_some() { game_table(entry) } else { None };
     let description = format!(
         "game={} variant={} engines={:x} rounds={} gauntlet={} openings={:x} seed={} max_plies={} \
-         timemargin={} stall_timeout={} move_timeout={move_timeout}{}",
+         timemargin={} stall_timeout={} move_timeout={move_timeout}{adjudication}{}",
         entry.name,
         variant,
         fnv1a(&engines.iter().map(EngineSpec::canonical).collect::<Vec<_>>().join("\n")),
@@ -367,6 +373,8 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
             seed: args.flags.seed,
             tournament: format!("{:016x}", fnv1a(&description)),
             pairing,
+            adjudication,
+            table,
         }),
         fixtures,
         openings: round_openings,
@@ -376,6 +384,35 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
         quiet: args.flags.quiet,
         description,
         shard,
+        wait: Duration::from_millis(args.flags.wait),
+    })
+}
+
+/// The adjudication rules of `--draw`, `--resign` and `--tb`; `--tb` on a
+/// game without an exact table is refused.
+fn adjudication(
+    flags: &crate::ArenaFlags,
+    games: &[GameEntry],
+    entry: &GameEntry,
+) -> Result<Adjudication> {
+    let table = if flags.tb {
+        if !entry.has_endgame_table() {
+            let with: Vec<&str> =
+                games.iter().filter(|g| g.has_endgame_table()).map(|g| g.name).collect();
+            bail!(
+                "--tb: {} has no exact table to adjudicate by (games with one: {})",
+                entry.name,
+                if with.is_empty() { "none".to_owned() } else { with.join(", ") }
+            );
+        }
+        Some(TableResults::parse(&flags.tbadjudicate)?)
+    } else {
+        None
+    };
+    Ok(Adjudication {
+        draw: flags.draw.as_deref().map(DrawRule::parse_tokens).transpose()?,
+        resign: flags.resign.as_deref().map(ResignRule::parse_tokens).transpose()?,
+        table,
     })
 }
 
@@ -410,12 +447,20 @@ async fn play(plan: &Plan, outputs: &mut Outputs, mut records: Vec<GameRecord>) 
     let mut signalled = None;
     let terminated = terminated();
     tokio::pin!(terminated);
+    let mut started = 0;
     loop {
         while !stopped && running.len() < plan.concurrency {
             let Some(fixture) = pending.pop_front() else { break };
             let referee = Arc::clone(&plan.referee);
             let opening = plan.openings[&fixture.round].clone();
-            running.spawn(async move { referee.play(fixture, &opening).await });
+            // The first games start at once; each later one in the place of
+            // a finished one, after `--wait`.
+            let wait = if started < plan.concurrency { Duration::ZERO } else { plan.wait };
+            started += 1;
+            running.spawn(async move {
+                tokio::time::sleep(wait).await;
+                referee.play(fixture, &opening).await
+            });
         }
         if running.is_empty() {
             break;
@@ -438,14 +483,14 @@ async fn play(plan: &Plan, outputs: &mut Outputs, mut records: Vec<GameRecord>) 
                 let standings = Standings::new(&names, &records);
                 if let Some(sprt) = &plan.sprt
                     && !stopped
-                    && sprt.verdict(sprt.llr(standings.totals[0])) != SprtVerdict::Continue
+                    && sprt.verdict(standings.sprt_llr(sprt)) != SprtVerdict::Continue
                 {
                     stopped = true;
                     bar.suspend(|| eprintln!("{}; finishing the games in progress", standings.sprt_line(sprt)));
                 }
                 let finished = records.len() as u32;
                 if !plan.quiet && plan.rating_interval > 0 && finished.is_multiple_of(plan.rating_interval) && !pending.is_empty() {
-                    bar.suspend(|| eprintln!("\nInterim standings after {finished} games\n{}", standings.table()));
+                    bar.suspend(|| eprintln!("\nInterim standings after {finished} games\n{}{}", standings.table(), standings.ratings_table()));
                 }
             }
             signal = &mut terminated => {
@@ -879,8 +924,13 @@ fn check_together(by_id: &BTreeMap<u64, (GameRecord, String)>) -> Result<()> {
     Ok(())
 }
 
+/// Whether two records are of the same game, whatever the times measured.
 fn same_game(a: &GameRecord, b: &GameRecord) -> bool {
-    GameRecord { duration_ms: 0, ..a.clone() } == GameRecord { duration_ms: 0, ..b.clone() }
+    let untimed = |g: &GameRecord| {
+        let evals = g.evals.iter().map(|e| MoveEval { ms: 0, ..*e }).collect();
+        GameRecord { duration_ms: 0, evals, ..g.clone() }
+    };
+    untimed(a) == untimed(b)
 }
 
 fn fnv1a(text: &str) -> u64 {

@@ -162,7 +162,7 @@ fn engine_tokens() {
         spec.options,
         [("Hash".to_owned(), "64".to_owned()), ("Threads".to_owned(), "2".to_owned())]
     );
-    assert_eq!(spec.limit.tc, Some(TimeControl { base_ms: 10_000, inc_ms: 100 }));
+    assert_eq!(spec.limit.tc, Some(TimeControl { base_ms: 10_000, inc_ms: 100, moves: None }));
     assert_eq!(spec.limit.depth, Some(6));
 
     let mcts = EngineSpec::parse_tokens(&tokens(&["builtin=mcts", "iterations=500"])).unwrap();
@@ -188,10 +188,49 @@ fn engine_tokens() {
     }
 }
 
+/// Issue 32, item 5: moves per period as cutechess-cli and fastchess write
+/// them, the base also as minutes:seconds; bad ones named.
+#[test]
+fn time_controls_with_moves_per_period() {
+    let tc = |text: &str| TimeControl::parse(text).map_err(|e| format!("{e:#}"));
+    assert_eq!(tc("40/60+0.6"), Ok(TimeControl { base_ms: 60_000, inc_ms: 600, moves: Some(40) }));
+    assert_eq!(tc("40/1:30"), Ok(TimeControl { base_ms: 90_000, inc_ms: 0, moves: Some(40) }));
+    assert_eq!(tc("2:00+1"), Ok(TimeControl { base_ms: 120_000, inc_ms: 1000, moves: None }));
+    assert_eq!(tc("40/60+0.6").unwrap().to_string(), "40/60+0.6");
+    assert_eq!(tc("60+0.6").unwrap().to_string(), "60+0.6");
+    for (bad, why) in [
+        ("0/60", "'0' is not a number of moves (1 or more)"),
+        ("x/60", "'x' is not a number of moves"),
+        ("40/", "'' is not seconds"),
+        ("40/a:10", "'a' is not whole minutes"),
+        ("40/60+-1", "'-1' is out of range"),
+    ] {
+        let error = tc(bad).unwrap_err();
+        assert!(error.starts_with(&format!("bad tc '{bad}'")), "{bad}: {error}");
+        assert!(error.contains(why), "{bad}: {error}");
+    }
+}
+
+/// Issue 32, item 5: `timemargin=` per engine, in the fingerprint only when
+/// given (engines without one keep their encoding); `--each` refuses it
+/// with a pointer to `--timemargin`.
+#[test]
+fn a_time_margin_per_engine() {
+    let spec = EngineSpec::parse_tokens(&tokens(&["builtin=mcts", "timemargin=250"])).unwrap();
+    assert_eq!(spec.time_margin, Some(250));
+    assert_eq!(spec.canonical(), r#"["mcts",["builtin","mcts"],null,[],"",{"timemargin":250}]"#);
+    let error = EngineSpec::parse_tokens(&tokens(&["builtin=mcts", "timemargin=soon"]))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(error, "timemargin=soon: not a non-negative number");
+    let error = Limit::parse_tokens(&tokens(&["timemargin=5"])).unwrap_err().to_string();
+    assert!(error.contains("--timemargin MS"), "{error}");
+}
+
 #[test]
 fn limits_merge_field_by_field() {
     let each = Limit::parse_tokens(&tokens(&["tc=5", "nodes=100"])).unwrap();
-    assert_eq!(each.tc, Some(TimeControl { base_ms: 5000, inc_ms: 0 }));
+    assert_eq!(each.tc, Some(TimeControl { base_ms: 5000, inc_ms: 0, moves: None }));
     let own = Limit { nodes: Some(7), ..Limit::default() };
     let merged = own.or(each);
     assert_eq!((merged.tc, merged.nodes), (each.tc, Some(7)));

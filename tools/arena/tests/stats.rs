@@ -52,7 +52,7 @@ fn error_function() {
 
 #[test]
 fn sprt_bounds_and_llr() {
-    let sprt = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
+    let sprt = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05, pentanomial: false };
     let (lower, upper) = sprt.bounds();
     close(lower, -2.944_438_979_166_440_3, 1e-12);
     close(upper, 2.944_438_979_166_440_3, 1e-12);
@@ -71,7 +71,10 @@ fn sprt_bounds_and_llr() {
 fn sprt_tokens() {
     let tokens = |t: &[&str]| t.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
     let sprt = Sprt::parse_tokens(&tokens(&["elo0=-5", "elo1=5", "alpha=0.1"])).unwrap();
-    assert_eq!(sprt, Sprt { elo0: -5.0, elo1: 5.0, alpha: 0.1, beta: 0.05 });
+    assert_eq!(sprt, Sprt { elo0: -5.0, elo1: 5.0, alpha: 0.1, beta: 0.05, pentanomial: true });
+    let trinomial = Sprt::parse_tokens(&tokens(&["penta=false"])).unwrap();
+    assert!(!trinomial.pentanomial);
+    assert!(Sprt::parse_tokens(&tokens(&["penta=no"])).is_err());
     assert!(Sprt::parse_tokens(&tokens(&["elo0=5", "elo1=5"])).is_err());
     assert!(Sprt::parse_tokens(&tokens(&["alpha=1.5"])).is_err());
     assert!(Sprt::parse_tokens(&tokens(&["gamma=1"])).is_err());

@@ -245,7 +245,10 @@ fn shards_merge_into_the_unsharded_tournament() {
     let sizes: Vec<usize> = shards.iter().map(|p| records(p).len()).collect();
     assert_eq!(sizes.iter().sum::<usize>(), 12, "{sizes:?}");
     let strip = |mut games: Vec<GameRecord>| {
-        games.iter_mut().for_each(|g| g.duration_ms = 0);
+        for g in &mut games {
+            g.duration_ms = 0;
+            g.evals.iter_mut().for_each(|e| e.ms = 0);
+        }
         games
     };
     let merged = strip(read_records(games(), &shards).unwrap());
@@ -363,8 +366,8 @@ fn sprt_stops_a_decided_match() {
     assert!(games.len() >= 4 && games.len() < 200, "{}", games.len());
     let standings = Standings::new(&["perfect".to_owned(), "random".to_owned()], &games);
     assert_eq!(standings.totals[0].losses, 0);
-    let sprt = arena::Sprt { elo0: 0.0, elo1: 20.0, alpha: 0.05, beta: 0.05 };
-    assert_eq!(sprt.verdict(sprt.llr(standings.totals[0])), arena::SprtVerdict::H1);
+    let sprt = arena::Sprt { elo0: 0.0, elo1: 20.0, alpha: 0.05, beta: 0.05, pentanomial: true };
+    assert_eq!(sprt.verdict(standings.sprt_llr(&sprt)), arena::SprtVerdict::H1);
 }
 
 /// Two random players `a` and `b` at one node a move, quiet, then `extra`.
@@ -1313,8 +1316,220 @@ fn results_are_the_same_with_and_without_restarts() {
         a.extend(args(&["--restart", restart, "--jsonl", jsonl.to_str().unwrap()]));
         arena(&a).unwrap();
         let mut games = records(&jsonl);
-        games.iter_mut().for_each(|g| g.duration_ms = 0);
+        for g in &mut games {
+            g.duration_ms = 0;
+            g.evals.iter_mut().for_each(|e| e.ms = 0);
+        }
         games
     };
     assert_eq!(run("off"), run("on"));
+}
+
+/// A fake engine `name` that reports `score` (`cp -700`, `loss 4`, ...)
+/// with every move.
+fn scoring(name: &str, score: &str) -> Vec<String> {
+    args(&["--engine", &format!("name={name}"), &format!("cmd={} --score '{score}'", fake())])
+}
+
+/// Plays one round (two games, colours swapped) of `engines` with `extra`
+/// flags; returns the records (checked as `merge` checks them) and the PGN.
+fn adjudicated(name: &str, engines: &[Vec<String>], extra: &[&str]) -> (Vec<GameRecord>, String) {
+    let dir = scratch(name);
+    let (jsonl, pgn) = (dir.join("games.jsonl"), dir.join("games.pgn"));
+    let mut a: Vec<String> = engines.concat();
+    a.extend(args(&["--rounds", "1", "--each", "nodes=1", "--quiet", "--jsonl"]));
+    a.extend([jsonl.display().to_string(), "--pgnout".into(), pgn.display().to_string()]);
+    a.extend(args(extra));
+    arena(&a).unwrap();
+    let games = records(&jsonl);
+    let pgn = std::fs::read_to_string(&pgn).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    (games, pgn)
+}
+
+/// Issue 32, item 1: `--resign movecount=N score=CP`: an engine whose own
+/// score is -CP or worse for N of its moves in a row loses, `Termination
+/// "adjudication"` with the reason; proven losses count beyond any
+/// threshold; with `twosided=true` its opponent must agree.
+#[test]
+fn an_engine_that_scores_itself_lost_resigns() {
+    let engines = [scoring("hopeful", "cp 700"), scoring("gloomy", "cp -700")];
+    let (games, pgn) = adjudicated("resign", &engines, &["--resign", "movecount=2", "score=600"]);
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert_eq!(g.termination, Termination::Adjudication, "{g:?}");
+        // gloomy's second move: ply 3 when it moves first, else ply 4.
+        let (result, plies) = if g.p1 == "gloomy" { ("0-1", 3) } else { ("1-0", 4) };
+        assert_eq!((g.result.as_str(), g.moves.len()), (result, plies), "{g:?}");
+        assert_eq!(
+            g.reason, "gloomy resigns: a score of -600 cp or worse for 2 moves in a row",
+            "{g:?}"
+        );
+        assert_eq!(g.evals.len(), plies);
+    }
+    assert_eq!(pgn.matches("[Termination \"adjudication\"]").count(), 2, "{pgn}");
+    assert!(pgn.contains("{adjudication: gloomy resigns: a score of -600 cp"), "{pgn}");
+    assert!(pgn.contains("{-7.00/1 0.0") && pgn.contains("{+7.00/1 0.0"), "{pgn}");
+    // A record whose resignation is credited to the wrong side is refused.
+    let dir = scratch("resign-edited");
+    let edited = dir.join("edited.jsonl");
+    let mut turned = games[0].clone();
+    let registry = self::games();
+    turned.result = if turned.result == "1-0" { "0-1" } else { "1-0" }.to_owned();
+    std::fs::write(&edited, serde_json::to_string(&turned).unwrap() + "\n").unwrap();
+    let error = format!("{:#}", read_records(registry, &[edited]).unwrap_err());
+    assert!(error.contains("'gloomy resigns: a score of -600 cp"), "{error}");
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // A proven loss is beyond any threshold: resigned at its first move.
+    let engines = [scoring("hopeful", "cp 0"), scoring("doomed", "loss 4")];
+    let (games, _) =
+        adjudicated("resign-proven", &engines, &["--resign", "movecount=1", "score=1000000"]);
+    for g in &games {
+        assert_eq!(g.termination, Termination::Adjudication, "{g:?}");
+        assert_eq!(g.moves.len(), if g.p1 == "doomed" { 1 } else { 2 }, "{g:?}");
+    }
+
+    // Two-sided: gloomy alone thinks it is lost, so the rules end the games.
+    let engines = [scoring("calm", "cp 0"), scoring("gloomy", "cp -700")];
+    let flags = ["--resign", "movecount=1", "score=600", "twosided=true"];
+    let (games, _) = adjudicated("resign-two-sided", &engines, &flags);
+    assert!(games.iter().all(|g| g.termination == Termination::Normal), "{games:?}");
+    let engines = [scoring("hopeful", "cp 700"), scoring("gloomy", "cp -700")];
+    let (games, _) = adjudicated("resign-agreed", &engines, &flags);
+    for g in &games {
+        assert_eq!(g.termination, Termination::Adjudication, "{g:?}");
+        assert!(g.reason.ends_with("in a row, its opponent agreeing"), "{g:?}");
+        assert_eq!(g.moves.len(), 2, "one move each: {g:?}");
+    }
+}
+
+/// Issue 32, item 1: `--draw movenumber=N movecount=N score=CP`: after
+/// move N, both engines within ±CP for N moves each in a row; a game whose
+/// scores leave the window is played out.
+#[test]
+fn engines_that_agree_on_a_level_game_are_adjudicated_a_draw() {
+    let engines = [scoring("a", "cp 5"), scoring("b", "cp -10")];
+    let flags = ["--draw", "movenumber=2", "movecount=1", "score=10"];
+    let (games, pgn) = adjudicated("draw", &engines, &flags);
+    for g in &games {
+        assert_eq!(g.termination, Termination::Adjudication, "{g:?}");
+        assert_eq!((g.result.as_str(), g.moves.len()), ("1/2-1/2", 4), "after move 2: {g:?}");
+        assert!(g.reason.starts_with("draw: both scores within 10 cp for 1 moves"), "{g:?}");
+    }
+    assert!(pgn.contains("[Result \"1/2-1/2\"]\n[Termination \"adjudication\"]"), "{pgn}");
+    let engines = [scoring("a", "cp 5"), scoring("b", "cp -11")];
+    let (games, _) = adjudicated("no-draw", &engines, &flags);
+    assert!(games.iter().all(|g| g.termination == Termination::Normal), "{games:?}");
+    // An engine that reports no score breaks every run.
+    let engines = [scoring("a", "cp 0"), scoring("b", "none")];
+    let (games, _) = adjudicated("no-score", &engines, &flags);
+    assert!(games.iter().all(|g| g.termination == Termination::Normal), "{games:?}");
+}
+
+/// Issue 32, items 1 and 5: bad values of the new flags are one line
+/// naming the flag and the value; `--tb` on a game without an exact table
+/// is refused.
+#[test]
+fn bad_adjudication_flags_are_named() {
+    let base = args(&["--rounds", "1", "--each", "nodes=1"]);
+    let with = |extra: &[&str]| [base.clone(), args(extra)].concat();
+    for (extra, wanted) in [
+        (
+            &["--draw", "movenumber=x"][..],
+            "--draw: movenumber=x is not a non-negative whole number",
+        ),
+        (&["--draw", "moves=3"], "--draw: unknown key 'moves' (movenumber, movecount, score)"),
+        (&["--resign", "movecount=3"], "--resign: give score=CP"),
+        (
+            &["--resign", "score=600", "twosided=maybe"],
+            "--resign: twosided=maybe is not true or false",
+        ),
+        (&["--tb"], "--tb: tictactoe has no exact table to adjudicate by (games with one: none)"),
+    ] {
+        let error = error_of(&with(extra));
+        assert!(error.starts_with(wanted), "{extra:?}: {error}");
+        assert!(!error.contains('\n'), "{error}");
+    }
+    let error =
+        error_of(&with(&["--engine", "builtin=random", "tc=0/10", "--engine", "builtin=mcts"]));
+    assert!(error.contains("bad tc '0/10'"), "{error}");
+}
+
+/// Issue 32, item 5: a clock with moves per period sends `movestogo` and
+/// adds the period's time every N moves of its player; `timemargin=` per
+/// engine overrides `--timemargin`.
+#[test]
+fn clocks_with_periods_and_margins_per_engine() {
+    let dir = scratch("periods");
+    let logs = dir.join("logs");
+    let mut a =
+        args(&["--engine", "name=a", "builtin=random", "--engine", "name=b", "builtin=random"]);
+    a.extend(args(&["--rounds", "1", "--each", "tc=2/30", "--quiet", "--engine-log"]));
+    a.push(logs.display().to_string());
+    arena(&a).unwrap();
+    let log = std::fs::read_to_string(logs.join("game0-p1-a.log")).unwrap();
+    let gos: Vec<Vec<u64>> = log
+        .lines()
+        .filter_map(|l| l.strip_prefix("> go "))
+        .map(|go| {
+            let words: Vec<&str> = go.split_whitespace().collect();
+            let value = |key: &str| {
+                let at = words.iter().position(|w| *w == key).unwrap();
+                words[at + 1].parse().unwrap()
+            };
+            vec![value("p1time"), value("movestogo")]
+        })
+        .collect();
+    assert!(gos.len() >= 3, "{log}");
+    // 30 s for 2 moves: then 30 s more for the next 2.
+    assert_eq!(gos[0], [30_000, 2], "{log}");
+    assert!(gos[1][0] <= 30_000 && gos[1][0] > 25_000 && gos[1][1] == 1, "{log}");
+    assert!(gos[2][0] > 55_000 && gos[2][1] == 2, "{log}");
+
+    // The sleeper overruns movetime=100 by 300 ms: within its own margin
+    // of 1000 ms, beyond the tournament's 50.
+    let jsonl = dir.join("games.jsonl");
+    let late = |name: &str, margin: &str| {
+        let mut engine = args(&[
+            "--engine",
+            &format!("name={name}"),
+            &format!("cmd={} --mode late --at 1 --delay 400", fake()),
+        ]);
+        engine.extend(args(&[margin]).into_iter().filter(|m| !m.is_empty()));
+        engine
+    };
+    let mut a = [late("patient", "timemargin=1000"), late("strict", "")].concat();
+    a.extend(args(&["--rounds", "1", "--each", "movetime=100", "--timemargin", "50", "--quiet"]));
+    a.extend(["--jsonl".to_owned(), jsonl.display().to_string()]);
+    arena(&a).unwrap();
+    for g in records(&jsonl) {
+        assert_eq!(g.termination, Termination::TimeForfeit, "{g:?}");
+        assert!(g.reason.starts_with("strict"), "{g:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 32, item 5: `--wait MS` pauses before every game that takes a
+/// finished one's place (one at a time here: three pauses for four games).
+#[test]
+fn wait_pauses_between_games() {
+    let started = Instant::now();
+    arena(&args(&[
+        "--engine",
+        "builtin=random",
+        "--engine",
+        "builtin=mcts",
+        "--rounds",
+        "2",
+        "--each",
+        "nodes=1",
+        "--concurrency",
+        "1",
+        "--wait",
+        "400",
+        "--quiet",
+    ]))
+    .unwrap();
+    assert!(started.elapsed() >= Duration::from_millis(1200), "{:?}", started.elapsed());
 }

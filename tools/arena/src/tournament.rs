@@ -283,6 +283,12 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
         (Some(n), _) => n,
         (None, _) => GAMES_PER_ENCOUNTER,
     };
+    if sprt.as_ref().is_some_and(|sprt| sprt.pentanomial) && per_encounter % 2 == 1 {
+        bail!(
+            "--sprt counts pairs of games (pentanomial), and with --games {per_encounter} each \
+             encounter's last game is in no pair: give an even --games, or --sprt penta=false"
+        );
+    }
     let pairing = Pairing {
         engines: engines.iter().map(|e| e.name.clone()).collect(),
         rounds: args.flags.rounds,

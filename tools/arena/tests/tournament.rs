@@ -1208,6 +1208,9 @@ fn games_per_encounter_are_recorded_and_checked() {
     assert_eq!(records(&jsonl).len(), 6);
     let other = format!("{:#}", run(&["--games", "3"]).unwrap_err());
     assert!(other.contains("holds another tournament"), "{other}");
+    let err = error_of(&two_randoms(&["--sprt", "--games", "3"]));
+    assert!(err.contains("give an even --games, or --sprt penta=false"), "{err}");
+    arena(&two_randoms(&["--sprt", "penta=false", "--games", "1", "--rounds", "1"])).unwrap();
     let noswap = dir.join("noswap.jsonl");
     arena(&two_randoms(&[
         "--repeat",

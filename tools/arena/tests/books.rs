@@ -30,6 +30,11 @@ fn read(path: &Path, keys: &[&str], rounds: u32, seed: u64) -> Result<Vec<Openin
     }
 }
 
+/// Removes the scratch folder of `path` (a [`book`]).
+fn clean(path: &Path) {
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}
+
 fn moves(list: &[Opening]) -> Vec<String> {
     list.iter().map(|o| o.moves.join(" ")).collect()
 }
@@ -49,6 +54,7 @@ fn epd_books_hold_one_position_a_line_and_nothing_else() {
     let path = book("epd", "games.pgn", "[Event \"x\"]\n1. c4 c0 *\n");
     let err = read(&path, &["format=epd"], 1, 1).unwrap_err();
     assert!(err.contains("games.pgn:1 is a PGN tag") && err.contains("format=pgn"), "{err}");
+    clean(&path);
 }
 
 /// A PGN book: each game one opening, its `[FEN]` the base (Cute Games'
@@ -85,6 +91,7 @@ fn pgn_books_read_games_with_their_tags() {
         assert!(err.contains(says) && err.contains("bad.pgn"), "{bad:?}: {err}");
         assert!(!err.contains('\n'), "{err}");
     }
+    clean(&path);
 }
 
 #[test]
@@ -123,4 +130,5 @@ fn start_and_order_choose_the_openings_of_the_rounds() {
     let random = ["random:2".to_owned(), "plies=1".to_owned()];
     let err = Openings::parse_tokens(&random, &entry, "standard", 1, 1).unwrap_err();
     assert!(err.to_string().contains("goes with file= only"), "{err}");
+    clean(&path);
 }

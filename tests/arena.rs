@@ -135,14 +135,19 @@ fn the_balanced_city_openings_are_legal_and_undecided() {
 }
 
 /// The moves of each game of a JSONL file.
+/// The moves of every game in `jsonl`, in the order of the games' ids.
 fn move_lists(jsonl: &std::path::Path) -> Vec<Vec<String>> {
     let text = std::fs::read_to_string(jsonl).expect("jsonl written");
-    text.lines()
+    let mut games: Vec<(u64, Vec<String>)> = text
+        .lines()
         .map(|line| {
             let record: serde_json::Value = serde_json::from_str(line).expect("a record");
-            serde_json::from_value(record["moves"].clone()).expect("moves")
+            let id = record["id"].as_u64().expect("an id");
+            (id, serde_json::from_value(record["moves"].clone()).expect("moves"))
         })
-        .collect()
+        .collect();
+    games.sort_unstable();
+    games.into_iter().map(|(_, moves)| moves).collect()
 }
 
 /// The built-ins take a seed per game: random against random and MCTS
@@ -181,6 +186,50 @@ fn built_in_players_play_distinct_games_seeded_by_the_tournament() {
         assert_eq!((games.len(), distinct.len()), (4, 4), "{kind}: {games:?}");
         assert_ne!(run("2"), games, "{kind}: another --seed, other games");
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 32, item 4: a kept `igroteka engine` process (`--restart off`,
+/// the default) plays each game as a new one would: its table and tree
+/// cleared by `uginewgame`, its seed the game's. The same games with
+/// `--restart on`.
+#[test]
+fn kept_engine_processes_play_the_games_new_ones_play() {
+    let dir = scratch("restart");
+    let run = |restart: &str| {
+        let jsonl = dir.join(format!("{restart}.jsonl"));
+        let (ok, _, err) = arena(&[
+            "--game",
+            "stykovka",
+            "--engine",
+            "builtin=alphabeta",
+            "depth=3",
+            "--engine",
+            "builtin=mcts",
+            "nodes=100",
+            "--engine",
+            "builtin=random",
+            "nodes=1",
+            "--max-plies",
+            "40",
+            "--rounds",
+            "2",
+            "--openings",
+            "random:2",
+            "--concurrency",
+            "2",
+            "--quiet",
+            "--restart",
+            restart,
+            "--jsonl",
+            jsonl.to_str().expect("utf-8 path"),
+        ]);
+        assert!(ok, "{err}");
+        move_lists(&jsonl)
+    };
+    let kept = run("off");
+    assert_eq!(kept.len(), 12);
+    assert_eq!(kept, run("on"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -339,6 +339,23 @@ impl EngineProcess {
         })
     }
 
+    /// Writes the rest of the conversation and stderr to `log` instead of
+    /// the log given at the start (if any), beginning with `# note`: one log
+    /// per game of an engine process that plays several.
+    ///
+    /// # Errors
+    /// [`ClientError::Spawn`] when the file cannot be created (the old log
+    /// is kept).
+    pub fn set_log(&mut self, log: &EngineLog, note: &str) -> Result<(), ClientError> {
+        let file = File::create(&log.path).map_err(|e| ClientError::Spawn {
+            detail: format!("cannot create the log {}: {e}", log.path.display()),
+        })?;
+        lock(&self.tail).log =
+            Some(LogFile { file, max_bytes: log.max_bytes, room: log.max_bytes, cut: false });
+        self::log(&self.tail, "#", note);
+        Ok(())
+    }
+
     /// The engine's last stderr lines (at most [`STDERR_LINES`]).
     pub fn stderr(&self) -> Vec<String> {
         lock(&self.tail).lines.iter().cloned().collect()

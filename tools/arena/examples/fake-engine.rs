@@ -17,7 +17,10 @@
 //! the end of its input ends it). A `go infinite` search answers at `stop`.
 //! A crash says why on stderr first. `--score S` (`cp -700`, `win 3`,
 //! `loss 4`, `none`) is the score its `info` line reports with every move,
-//! instead of its search's (for the arena's adjudication tests).
+//! instead of its search's (for the arena's adjudication tests). The
+//! `go`s are counted per game (`uginewgame`), which is answered `info
+//! string fake-engine: process PID game N`, N counting the games of this
+//! process.
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -52,6 +55,7 @@ fn main() {
     let mut pos: Box<dyn SearchGame> = start();
     let mut think = Think { engine: EngineKind::Random, ..Think::default() };
     let mut gos = 0;
+    let mut games = 0;
     // The answer of a `go infinite` search, written at `stop`.
     let mut pending: Option<EngineMessage> = None;
     let stdout = std::io::stdout();
@@ -104,8 +108,12 @@ fn main() {
                 }
             }
             Ok(GuiMessage::NewGame) => {
+                // `--at N` counts the `go`s of each game, kept process or not.
+                games += 1;
+                gos = 0;
                 pos = start();
-                continue;
+                let pid = std::process::id();
+                vec![EngineMessage::InfoString(format!("fake-engine: process {pid} game {games}"))]
             }
             Ok(GuiMessage::Position { base, moves }) => {
                 pos = position(&entry, &base, &moves).unwrap_or_else(start);

@@ -16,7 +16,8 @@ use crate::schedule::Opening;
 
 /// Checks what `record` says of itself against `entry`'s rules: its game,
 /// variant and colours, its engines and round (those its pairing's schedule
-/// has for its id), its pair (`id / 2`), its opening (the base position
+/// has for its id), its pair (the schedule's: `id / 2` with two games per
+/// encounter), its opening (the base position
 /// and the first `opening_plies` moves, not already over), every move legal
 /// under its ply cap, and its end: a normal end or the cap where the moves
 /// end the game so, with the result, score and reason they give; a forfeit
@@ -60,8 +61,8 @@ pub(crate) fn verify(entry: &GameEntry, record: &GameRecord) -> Result<()> {
     if record.colours != colours {
         bail!("colours {:?}, where {} has {colours:?}", record.colours, entry.name);
     }
-    if record.pair != record.id / 2 {
-        bail!("pair {}, where game {} belongs to pair {}", record.pair, record.id, record.id / 2);
+    if record.pair != fixture.pair {
+        bail!("pair {}, where game {} belongs to pair {}", record.pair, record.id, fixture.pair);
     }
     let plies = record.opening_plies as usize;
     let Some((opening_moves, engine_moves)) = record.moves.split_at_checked(plies) else {

@@ -157,7 +157,21 @@ impl Engine {
     /// Ends the engine in the background: `quit`, a short grace, then its
     /// whole process group is killed (see [`EngineProcess::quit`]).
     pub fn quit(self) {
-        tokio::spawn(self.process.quit(QUIT_GRACE));
+        tokio::spawn(self.end());
+    }
+
+    /// Ends the engine as [`quit`](Self::quit) does, returning when it has.
+    pub async fn end(self) {
+        self.process.quit(QUIT_GRACE).await;
+    }
+
+    /// Writes the rest of the conversation to `log` (see
+    /// [`EngineProcess::set_log`]).
+    ///
+    /// # Errors
+    /// `disconnect` when the log cannot be created.
+    pub fn set_log(&mut self, log: &EngineLog, note: &str) -> Result<(), Fault> {
+        Ok(self.process.set_log(log, note)?)
     }
 }
 
@@ -185,9 +199,41 @@ impl Engine {
         options: &[(String, String)],
         timeout: Duration,
     ) -> Result<Vec<String>, Fault> {
+        self.set_then_sync(options, &[], timeout).await
+    }
+
+    /// Readies an engine that played a game for its next one: `setoption`
+    /// for each of `options` (its seed for the game), `uginewgame`,
+    /// `isready` … `readyok`; returns the errors the engine wrote in
+    /// between, as [`configure`](Self::configure).
+    ///
+    /// # Errors
+    /// As [`expect`](Self::expect).
+    pub async fn renew(
+        &mut self,
+        options: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<Vec<String>, Fault> {
+        // Lines already read and not taken (a `readyok` to a probe sent
+        // while it searched) answer nothing that follows.
+        while let Some(_stale) = self.next_line(Instant::now()).await? {}
+        self.set_then_sync(options, &[GuiMessage::NewGame], timeout).await
+    }
+
+    /// `setoption` for each of `options`, then the messages `then`, then
+    /// `isready` … `readyok`, collecting the `info string error: ...` lines.
+    async fn set_then_sync(
+        &mut self,
+        options: &[(String, String)],
+        then: &[GuiMessage],
+        timeout: Duration,
+    ) -> Result<Vec<String>, Fault> {
         for (name, value) in options {
             let set = GuiMessage::SetOption { name: name.clone(), value: Some(value.clone()) };
             self.send(&set).await?;
+        }
+        for message in then {
+            self.send(message).await?;
         }
         self.send(&GuiMessage::IsReady).await?;
         let mut refused = Vec::new();

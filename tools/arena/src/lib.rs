@@ -22,6 +22,7 @@
 //! [`Check`] judged by the game's own rules.
 
 mod adjudicate;
+mod book;
 mod check;
 mod compliance;
 mod config;
@@ -38,6 +39,7 @@ mod tournament;
 use std::path::PathBuf;
 
 pub use adjudicate::{Adjudication, DrawRule, ResignRule, TableResults};
+pub use book::RANDOM_BOOK_BYTES;
 pub use check::repeated_games;
 pub use compliance::{Check, CheckArgs, Checker, check_engine};
 pub use config::{EngineSpec, Limit, Program, TimeControl, split_command};
@@ -47,8 +49,8 @@ pub use ratings::{NoRatings, Rating, ml_gradient, ml_ratings};
 pub use record::{GameRecord, MoveEval, Termination};
 pub use referee::OptionsRefused;
 pub use schedule::{
-    Fixture, OPENING_BYTES, Opening, Openings, Pairing, Shard, encounters, openings_budget,
-    schedule,
+    Fixture, GAMES_PER_ENCOUNTER, OPENING_BYTES, Opening, Openings, Pairing, Shard, encounters,
+    openings_budget, schedule,
 };
 pub use standings::Standings;
 pub use stats::{Elo, Pentanomial, Sprt, SprtVerdict, Wdl, elo_from_score, erf, score_from_elo};
@@ -146,9 +148,11 @@ pub struct ArenaFlags {
     #[arg(long, default_value_t = 2)]
     pub rounds: u32,
     /// `random:PLIES` (seeded, one per round) or `file=PATH` (one move list or
-    /// position per line, one per round in turn). Default: the start position.
-    #[arg(long, value_name = "SPEC")]
-    pub openings: Option<String>,
+    /// position per line, one per round in turn), with `format=epd|pgn`,
+    /// `order=sequential|random`, `plies=N`, `start=N`. Default: the start
+    /// position.
+    #[arg(long, value_name = "SPEC", num_args = 1..)]
+    pub openings: Option<Vec<String>>,
     /// Games played at once (default: the number of cores).
     #[arg(long)]
     pub concurrency: Option<usize>,
@@ -222,6 +226,38 @@ pub struct ArenaFlags {
     /// next in its place.
     #[arg(long, value_name = "MS", default_value_t = 0)]
     pub wait: u64,
+    /// Games per encounter and round, all from the round's opening, colours
+    /// alternating (default: 2).
+    #[arg(long, value_name = "N")]
+    pub games: Option<u32>,
+    /// Two games per encounter and round, colours swapped (`--games 2`).
+    #[arg(long)]
+    pub repeat: bool,
+    /// Never swap colours: the first-listed engine of an encounter plays
+    /// first in all its games (second with `--reverse`).
+    #[arg(long)]
+    pub noswap: bool,
+    /// Swap the colours of every game: the second-listed engine of an
+    /// encounter plays first in its first game.
+    #[arg(long)]
+    pub reverse: bool,
+    /// `on`: start both engines afresh for every game; `off`: keep each
+    /// engine's process for its next game (`uginewgame`, `isready`), and
+    /// start a new one only after a fault.
+    #[arg(
+        long,
+        value_name = "on|off",
+        default_value = "off",
+        action = clap::ArgAction::Set,
+        value_parser = on_off(),
+    )]
+    pub restart: bool,
+}
+
+/// `on` (true) or `off` (false), for `--restart`.
+fn on_off() -> impl clap::builder::TypedValueParser<Value = bool> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(["on", "off"]).map(|value| value == "on")
 }
 
 /// Subcommands of `igroteka arena`.

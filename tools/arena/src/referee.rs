@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use board_core::{ByPlayer, Outcome, Player, Score};
@@ -58,6 +59,33 @@ pub struct Referee {
     pub adjudication: Adjudication,
     /// The game's exact table, with `--tb`.
     pub table: Option<DynTable>,
+    /// Whether every game starts both its engines afresh (`--restart on`);
+    /// otherwise an engine's process plays its next game too, and only one
+    /// that misbehaved is replaced.
+    pub restart: bool,
+    /// The engine processes kept for their next game, per engine.
+    pub(crate) idle: Idle,
+}
+
+/// Engine processes between two games, per engine of the tournament.
+pub(crate) struct Idle(Mutex<Vec<Vec<Started>>>);
+
+impl Idle {
+    /// No process kept, for `engines` engines.
+    pub(crate) fn new(engines: usize) -> Self {
+        Idle(Mutex::new((0..engines).map(|_| Vec::new()).collect()))
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Vec<Started>>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl fmt::Debug for Idle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let counts: Vec<usize> = self.lock().iter().map(Vec::len).collect();
+        f.debug_tuple("Idle").field(&counts).finish()
+    }
 }
 
 /// An engine refused the options the arena sent it: the tournament cannot
@@ -100,6 +128,10 @@ pub(crate) struct Started {
     /// player, or an external engine that declares `Seed`), or it plays on
     /// a clock or a movetime.
     pub(crate) varies: bool,
+    /// The range of the `Seed` option it declared, when the arena seeds it
+    /// (not when its `option.Seed=` is given): a renewed engine gets the
+    /// next game's seed in it.
+    seed_range: Option<(i64, i64)>,
 }
 
 /// A clock of one side.
@@ -170,15 +202,19 @@ impl Referee {
             opening.moves.is_empty() && game.position().side_to_move() == Player::Second;
         let mut engines = ByPlayer::new(None, None);
         let mut evals = Vec::new();
-        let end = self.run(fixture, opening, specs, &mut engines, &mut game, &mut evals).await;
+        let end = self.run(fixture, opening, &mut engines, &mut game, &mut evals).await;
         let end = match end {
             Ok(end) => end,
             Err(refused) => {
-                for engine in [engines.first, engines.second].into_iter().flatten() {
-                    engine.quit();
+                for started in [engines.first, engines.second].into_iter().flatten() {
+                    started.engine.quit();
                 }
                 return Err(refused);
             }
+        };
+        let faulty = match &end {
+            End::Fault(side, _) => Some(*side),
+            End::Rules(_) | End::MaxPlies(_) | End::Adjudicated(_) => None,
         };
         let moves = game.moves().to_vec();
         let (outcome, termination, reason) = match end {
@@ -204,18 +240,23 @@ impl Referee {
         if self.query_result && matches!(termination, Termination::Normal | Termination::MaxPlies) {
             let position = position_message(opening, &moves);
             for side in Player::BOTH {
-                if let Some(engine) = engines[side].as_mut()
+                if let Some(started) = engines[side].as_mut()
                     && let Ok(position) = &position
-                    && let Some(answer) = self.ask_result(engine, position).await
+                    && let Some(answer) = self.ask_result(&mut started.engine, position).await
                     && answer != result_word(Some(outcome))
                 {
                     disagreements.push(format!("{}: {answer}", specs[side].name));
                 }
             }
         }
+        let indices = ByPlayer::new(fixture.p1, fixture.p2);
         for side in Player::BOTH {
-            if let Some(engine) = engines[side].take() {
-                engine.quit();
+            if let Some(started) = engines[side].take() {
+                if faulty == Some(side) {
+                    started.engine.quit();
+                } else {
+                    self.release(indices[side], started);
+                }
             }
         }
         Ok(GameRecord {
@@ -252,19 +293,19 @@ impl Referee {
         &self,
         fixture: Fixture,
         opening: &Opening,
-        specs: ByPlayer<&EngineSpec>,
-        engines: &mut ByPlayer<Option<Engine>>,
+        engines: &mut ByPlayer<Option<Started>>,
         game: &mut board_core::GameRecord<dyn SearchGame>,
         evals: &mut Vec<MoveEval>,
     ) -> Result<End, OptionsRefused> {
+        let indices = ByPlayer::new(fixture.p1, fixture.p2);
         for side in Player::BOTH {
-            let log = self.log_file(fixture.id, side, specs[side]);
-            match self.start(specs[side], self.game_seed(fixture.id, side), log).await {
-                Ok(started) => engines[side] = Some(started.engine),
+            match self.engine_for(indices[side], fixture.id, side).await {
+                Ok(started) => engines[side] = Some(started),
                 Err(StartError::Fault(fault)) => return Ok(End::Fault(side, fault)),
                 Err(StartError::Refused(refused)) => return Err(refused),
             }
         }
+        let specs = indices.map(|i| &self.engines[i]);
         let limits = specs.map(|s| s.limit);
         let mut clocks = limits.map(|l| l.tc.map(Clock::new));
         let margins = specs.map(|s| s.time_margin.map_or(self.time_margin, Duration::from_millis));
@@ -295,7 +336,9 @@ impl Referee {
             }
             let side = game.position().side_to_move();
             let moves = game.moves();
-            let Some(engine) = engines[side].as_mut() else { unreachable!("both engines started") };
+            let Some(Started { engine, .. }) = engines[side].as_mut() else {
+                unreachable!("both engines started")
+            };
             let position = match position_message(opening, moves) {
                 Ok(position) => position,
                 // Cannot happen with our games (see position_message); the
@@ -356,6 +399,73 @@ impl Referee {
         mix(self.seed ^ mix(id.wrapping_mul(2).wrapping_add(side.index() as u64)))
     }
 
+    /// Engine `index` ready for game `id` as `side`: with `--restart off`
+    /// a process kept from an earlier game, renewed ([`Engine::renew`]: its
+    /// seed for this game, `uginewgame`, `isready`), else (or when the kept
+    /// one fails to answer: it died between games) a new one
+    /// ([`Referee::start`]).
+    async fn engine_for(&self, index: usize, id: u64, side: Player) -> Result<Started, StartError> {
+        let spec = &self.engines[index];
+        let seed = self.game_seed(id, side);
+        let log = self.log_file(id, side, spec);
+        let kept = self.idle.lock()[index].pop();
+        if let Some(mut started) = kept {
+            match self.renew(&mut started, spec, seed, log.as_ref()).await {
+                Ok(()) => return Ok(started),
+                Err(StartError::Fault(_)) => started.engine.quit(),
+                Err(refused @ StartError::Refused(_)) => {
+                    started.engine.quit();
+                    return Err(refused);
+                }
+            }
+        }
+        self.start(spec, seed, log).await
+    }
+
+    /// Readies a kept process for its next game, logging it to `log`.
+    async fn renew(
+        &self,
+        started: &mut Started,
+        spec: &EngineSpec,
+        seed: u64,
+        log: Option<&EngineLog>,
+    ) -> Result<(), StartError> {
+        if let Some(log) = log {
+            started.engine.set_log(log, "the process of an earlier game, kept for this one")?;
+        }
+        let options: Vec<(String, String)> = started
+            .seed_range
+            .map(|(min, max)| (SEED.to_owned(), in_range(seed, min, max).to_string()))
+            .into_iter()
+            .collect();
+        let errors = started.engine.renew(&options, self.stall_timeout).await?;
+        if !errors.is_empty() {
+            return Err(StartError::Refused(OptionsRefused { engine: spec.name.clone(), errors }));
+        }
+        Ok(())
+    }
+
+    /// Keeps `started` (a process of engine `index` that played a game
+    /// without fault) for that engine's next game, or ends it with
+    /// `--restart on`.
+    pub(crate) fn release(&self, index: usize, started: Started) {
+        if self.restart {
+            started.engine.quit();
+        } else {
+            self.idle.lock()[index].push(started);
+        }
+    }
+
+    /// Ends every kept process, returning when they have ended.
+    pub(crate) async fn close(&self) {
+        let kept: Vec<Started> = self.idle.lock().iter_mut().flat_map(std::mem::take).collect();
+        let mut ending = tokio::task::JoinSet::new();
+        for started in kept {
+            ending.spawn(started.engine.end());
+        }
+        while ending.join_next().await.is_some() {}
+    }
+
     /// Starts `spec`'s engine and makes it ready for a game: `ugi`, the
     /// options (built-ins: `Engine`, `MaxPlies`; every engine that declares
     /// a `Seed` spin and is not given one: `seed`, brought into the declared
@@ -401,9 +511,9 @@ impl Referee {
             }
             _ => None,
         });
-        let seed = seed_range
-            .filter(|_| !spec.options.iter().any(|(name, _)| is(name, SEED)))
-            .map(|(min, max)| in_range(seed, min, max));
+        let seed_range =
+            seed_range.filter(|_| !spec.options.iter().any(|(name, _)| is(name, SEED)));
+        let seed = seed_range.map(|(min, max)| in_range(seed, min, max));
         if let Program::Builtin(kind) = spec.program {
             options.push(("Engine".to_owned(), kind.name().to_owned()));
         }
@@ -422,7 +532,7 @@ impl Referee {
             Program::External(_) => true,
         };
         let timed = spec.limit.tc.is_some() || spec.limit.movetime_ms.is_some();
-        Ok(Started { engine, varies: timed || (seed.is_some() && uses_seed) })
+        Ok(Started { engine, varies: timed || (seed.is_some() && uses_seed), seed_range })
     }
 
     /// One move: `position`, `isready`, `go`, then the `bestmove` move (`None`

@@ -1,16 +1,13 @@
 //! Who plays whom, in which order, from which opening; shards of the schedule.
 
 use std::fmt;
-use std::fs::File;
-use std::io::BufReader;
-use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use board_core::{GameRecord, Rng};
-use protocol::Lines;
 use search::{GameEntry, SearchGame};
 use serde::{Deserialize, Serialize};
 
+use crate::book::Book;
 use crate::movetext::read_movetext;
 
 /// How many bytes of an openings file may be read per opening a tournament
@@ -30,7 +27,9 @@ pub struct Fixture {
     pub id: u64,
     /// Round, from 1.
     pub round: u32,
-    /// The colour-swapped pair this game belongs to (`id / 2`).
+    /// The pair of games this game belongs to: games `2k` and `2k + 1` of
+    /// an encounter (so `id / 2` with the default two games per encounter;
+    /// with an odd `--games`, an encounter's last game is a pair alone).
     pub pair: u64,
     /// Engine index playing first.
     pub p1: usize,
@@ -48,26 +47,34 @@ pub fn encounters(engines: usize, gauntlet: bool) -> Vec<(usize, usize)> {
     }
 }
 
-/// The whole schedule: per round, per encounter, two games with colours
+/// The default schedule: per round, per encounter, two games with colours
 /// swapped (the first-listed engine plays first in the first game).
 pub fn schedule(engines: usize, rounds: u32, gauntlet: bool) -> Vec<Fixture> {
-    let encounters = encounters(engines, gauntlet);
-    let mut fixtures = Vec::new();
-    let mut pair = 0;
-    for round in 1..=rounds {
-        for &(a, b) in &encounters {
-            for (p1, p2) in [(a, b), (b, a)] {
-                fixtures.push(Fixture { id: fixtures.len() as u64, round, pair, p1, p2 });
-            }
-            pair += 1;
-        }
+    Pairing {
+        engines: (0..engines).map(|i| i.to_string()).collect(),
+        rounds,
+        gauntlet,
+        ..Pairing::default()
     }
-    fixtures
+    .fixtures()
+}
+
+/// The default number of games per encounter and round (`--games`).
+pub const GAMES_PER_ENCOUNTER: u32 = 2;
+
+fn is_default_games(games: &u32) -> bool {
+    *games == GAMES_PER_ENCOUNTER
+}
+
+fn default_games() -> u32 {
+    GAMES_PER_ENCOUNTER
 }
 
 /// Who plays whom: what the schedule is made of, written in every record so
 /// that `merge` can rebuild the schedule and check each game's engines and
-/// round, and find the games missing, without the command line.
+/// round, and find the games missing, without the command line. The fields
+/// of `--games`, `--noswap` and `--reverse` are written only when they are
+/// not the default, so records of the default schedule read as before.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pairing {
     /// The engines' names, in the order given (engine 1 first).
@@ -77,12 +84,52 @@ pub struct Pairing {
     /// Engine 1 plays each other one, instead of a round-robin.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub gauntlet: bool,
+    /// Games per encounter and round (`--games`, default 2), all from the
+    /// round's opening.
+    #[serde(default = "default_games", skip_serializing_if = "is_default_games")]
+    pub games: u32,
+    /// Colours are not swapped between the games of an encounter (`--noswap`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub noswap: bool,
+    /// The second-listed engine of each encounter plays first where it
+    /// would play second, and the other way round (`--reverse`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reverse: bool,
+}
+
+impl Default for Pairing {
+    /// No engines, one round, a round-robin of two games per encounter.
+    fn default() -> Self {
+        Pairing {
+            engines: Vec::new(),
+            rounds: 1,
+            gauntlet: false,
+            games: GAMES_PER_ENCOUNTER,
+            noswap: false,
+            reverse: false,
+        }
+    }
 }
 
 impl Pairing {
     /// The whole (unsharded) schedule.
     pub fn fixtures(&self) -> Vec<Fixture> {
-        schedule(self.engines.len(), self.rounds, self.gauntlet)
+        let encounters = encounters(self.engines.len(), self.gauntlet);
+        let mut fixtures = Vec::new();
+        let mut pair = 0;
+        for round in 1..=self.rounds {
+            for &(a, b) in &encounters {
+                for g in 0..self.games {
+                    let swapped = (!self.noswap && g % 2 == 1) != self.reverse;
+                    let (p1, p2) = if swapped { (b, a) } else { (a, b) };
+                    fixtures.push(Fixture { id: fixtures.len() as u64, round, pair, p1, p2 });
+                    if g % 2 == 1 || g + 1 == self.games {
+                        pair += 1;
+                    }
+                }
+            }
+        }
+        fixtures
     }
 
     /// The encounters of one round.
@@ -93,19 +140,25 @@ impl Pairing {
 
     /// The number of games of the whole schedule.
     pub fn games(&self) -> u64 {
-        self.encounters_per_round().saturating_mul(2).saturating_mul(u64::from(self.rounds))
+        self.encounters_per_round()
+            .saturating_mul(u64::from(self.games))
+            .saturating_mul(u64::from(self.rounds))
     }
 
     /// Game `id` of the whole schedule (as [`Pairing::fixtures`] has it),
-    /// found without making the schedule; `None` past its end.
+    /// found without making the schedule; `None` past its end. Game `g` of
+    /// an encounter of engines `a` and `b` (`a` listed first) has `a` first
+    /// when `g` is even, `b` when it is odd; `--noswap` keeps `a` first in
+    /// every game, `--reverse` swaps the colours of every game.
     pub fn fixture(&self, id: u64) -> Option<Fixture> {
         if id >= self.games() {
             return None;
         }
+        let games = u64::from(self.games);
         let per_round = self.encounters_per_round();
-        let pair = id / 2;
-        let round = u32::try_from(pair / per_round + 1).ok()?;
-        let mut k = (pair % per_round) as usize;
+        let (encounter, g) = (id / games, id % games);
+        let round = u32::try_from(encounter / per_round + 1).ok()?;
+        let mut k = (encounter % per_round) as usize;
         let n = self.engines.len();
         let (a, b) = if self.gauntlet {
             (0, k + 1)
@@ -117,8 +170,26 @@ impl Pairing {
             }
             (a, a + 1 + k)
         };
-        let (p1, p2) = if id.is_multiple_of(2) { (a, b) } else { (b, a) };
+        let swapped = (!self.noswap && g % 2 == 1) != self.reverse;
+        let (p1, p2) = if swapped { (b, a) } else { (a, b) };
+        let pair = encounter * games.div_ceil(2) + g / 2;
         Some(Fixture { id, round, pair, p1, p2 })
+    }
+
+    /// The schedule's settings beyond engines, rounds and gauntlet, in
+    /// words for the tournament's description: empty for the default.
+    pub fn games_text(&self) -> String {
+        let mut text = String::new();
+        if self.games != GAMES_PER_ENCOUNTER {
+            text.push_str(&format!(" games={}", self.games));
+        }
+        if self.noswap {
+            text.push_str(" noswap");
+        }
+        if self.reverse {
+            text.push_str(" reverse");
+        }
+        text
     }
 }
 
@@ -223,7 +294,7 @@ impl fmt::Display for Opening {
 
 /// Whether `line` is a PGN tag pair (`[Event "..."]`), which would
 /// otherwise read as an empty move list: the start position.
-fn is_pgn_tag(line: &str) -> bool {
+pub(crate) fn is_pgn_tag(line: &str) -> bool {
     line.strip_prefix('[').and_then(|rest| rest.strip_suffix(']')).is_some_and(|inner| {
         inner.split_once(char::is_whitespace).is_some_and(|(name, value)| {
             !name.is_empty()
@@ -259,58 +330,41 @@ impl Openings {
     /// Bad syntax, an unreadable file, a line that is neither form, a file
     /// that gives too few openings within the limit.
     pub fn parse(text: &str, entry: &GameEntry, variant: &str, wanted: u32) -> Result<Openings> {
-        if let Some(plies) = text.strip_prefix("random:") {
-            let plies = plies.trim().parse().with_context(|| format!("--openings {text}"))?;
-            return Ok(Openings::Random { plies });
-        }
-        if let Some(path) = text.strip_prefix("file=") {
-            return Openings::read_file(Path::new(path), entry, variant, wanted);
-        }
-        bail!("--openings '{text}': expected random:PLIES or file=PATH")
+        Openings::parse_tokens(&[text.to_owned()], entry, variant, wanted, 0)
     }
 
-    fn read_file(path: &Path, entry: &GameEntry, variant: &str, wanted: u32) -> Result<Openings> {
-        let file =
-            File::open(path).with_context(|| format!("reading openings {}", path.display()))?;
-        let mut list = Vec::new();
-        let budget = openings_budget(wanted);
-        let mut read = 0;
-        for (number, line) in (1..).zip(Lines::new(BufReader::new(file))) {
-            if list.len() >= wanted as usize {
-                break;
+    /// Reads the tokens of `--openings`: `random:P`, or `file=F` followed
+    /// by `format=epd|pgn`, `order=sequential|random` (shuffled with
+    /// `seed`), `plies=N` (each opening cut after N plies) and `start=N`
+    /// (the book's N-th opening first, from 1), as fastchess reads them.
+    /// Without `format=`, as [`Openings::parse`]; `epd`: one position text
+    /// per line; `pgn`: game records, tags and `[FEN]` honoured.
+    ///
+    /// # Errors
+    /// As [`Openings::parse`]; an unknown key, a bad value, a record that
+    /// is not a game of `entry`'s `variant`.
+    pub fn parse_tokens(
+        tokens: &[String],
+        entry: &GameEntry,
+        variant: &str,
+        wanted: u32,
+        seed: u64,
+    ) -> Result<Openings> {
+        let Some((first, keys)) = tokens.split_first() else {
+            bail!("--openings: expected random:PLIES or file=PATH");
+        };
+        if let Some(plies) = first.strip_prefix("random:") {
+            if let Some(key) = keys.first() {
+                bail!("--openings {first}: '{key}' goes with file= only");
             }
-            let line = line.with_context(|| format!("reading openings {}", path.display()))?;
-            read += line.len() as u64 + 1;
-            if read > budget {
-                bail!(
-                    "{}: more than {budget} bytes read for {} openings (found {})",
-                    path.display(),
-                    wanted,
-                    list.len()
-                );
-            }
-            // A byte-order mark (as some editors write) is no part of line 1.
-            let line = line.strip_prefix('\u{feff}').unwrap_or(&line).trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            if is_pgn_tag(line) {
-                bail!(
-                    "{}:{number} is a PGN tag ({line}): --openings file= reads one move list or \
-                     position per line, not a PGN file; put each opening's moves on a line of \
-                     their own",
-                    path.display()
-                );
-            }
-            list.push(
-                parse_opening_line(line, entry, variant)
-                    .with_context(|| format!("{}:{number}", path.display()))?,
-            );
+            let plies = plies.trim().parse().with_context(|| format!("--openings {first}"))?;
+            return Ok(Openings::Random { plies });
         }
-        if list.is_empty() {
-            bail!("{}: no openings", path.display());
+        if let Some(path) = first.strip_prefix("file=") {
+            let book = Book::parse(path, keys)?;
+            return Ok(Openings::List(book.read(entry, variant, wanted, seed)?));
         }
-        Ok(Openings::List(list))
+        bail!("--openings '{first}': expected random:PLIES or file=PATH")
     }
 
     /// The openings in the fingerprint's defined encoding, the same in
@@ -366,7 +420,7 @@ impl Openings {
 
 /// A line of an openings file: a move list from the start (as `replay`
 /// reads it, move numbers and annotations allowed) or a position text.
-fn parse_opening_line(line: &str, entry: &GameEntry, variant: &str) -> Result<Opening> {
+pub(crate) fn parse_opening_line(line: &str, entry: &GameEntry, variant: &str) -> Result<Opening> {
     let as_moves = || -> Result<Opening> {
         let record = read_movetext(line)?;
         let mut pos = entry.start(variant).map_err(|e| anyhow::anyhow!("{e}"))?;

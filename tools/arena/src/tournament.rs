@@ -19,8 +19,8 @@ use crate::adjudicate::{Adjudication, DrawRule, ResignRule, TableResults};
 use crate::check::{game_table, repeated_games, verify};
 use crate::config::{EngineSpec, Limit};
 use crate::record::{GameRecord, MoveEval};
-use crate::referee::{Referee, StartError};
-use crate::schedule::{Fixture, Opening, Openings, Pairing, Shard};
+use crate::referee::{Idle, Referee, StartError};
+use crate::schedule::{Fixture, GAMES_PER_ENCOUNTER, Opening, Openings, Pairing, Shard};
 use crate::standings::Standings;
 use crate::stats::{Sprt, SprtVerdict};
 use crate::{ArenaArgs, MergeArgs};
@@ -190,7 +190,7 @@ async fn check_engines(referee: &Referee) -> Result<Vec<bool>> {
         match referee.start(spec, seed, None).await {
             Ok(started) => {
                 varies.push(started.varies);
-                started.engine.quit();
+                referee.release(varies.len() - 1, started);
             }
             Err(StartError::Fault(fault)) => bail!(
                 "engine '{}' does not start ({}): {}",
@@ -270,19 +270,38 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
     };
     let shard = args.flags.shard.as_deref().map(Shard::parse).transpose()?;
     let openings = match &args.flags.openings {
-        Some(text) => Openings::parse(text, entry, variant, args.flags.rounds)?,
+        Some(tokens) => {
+            Openings::parse_tokens(tokens, entry, variant, args.flags.rounds, args.flags.seed)?
+        }
         None => Openings::Start,
     };
+    let per_encounter = match (args.flags.games, args.flags.repeat) {
+        (Some(0), _) => bail!("--games must be at least 1"),
+        (Some(n), true) if n != GAMES_PER_ENCOUNTER => {
+            bail!("--repeat is --games {GAMES_PER_ENCOUNTER}; it contradicts --games {n}")
+        }
+        (Some(n), _) => n,
+        (None, _) => GAMES_PER_ENCOUNTER,
+    };
+    if sprt.as_ref().is_some_and(|sprt| sprt.pentanomial) && per_encounter % 2 == 1 {
+        bail!(
+            "--sprt counts pairs of games (pentanomial), and with --games {per_encounter} each \
+             encounter's last game is in no pair: give an even --games, or --sprt penta=false"
+        );
+    }
     let pairing = Pairing {
         engines: engines.iter().map(|e| e.name.clone()).collect(),
         rounds: args.flags.rounds,
         gauntlet: args.flags.gauntlet,
+        games: per_encounter,
+        noswap: args.flags.noswap,
+        reverse: args.flags.reverse,
     };
     let total = pairing.games();
     if total > MAX_GAMES {
         bail!(
-            "--rounds {} makes {total} games; one tournament has at most {MAX_GAMES} \
-             (fewer rounds, or several tournaments with different --seed)",
+            "--rounds {} with --games {per_encounter} makes {total} games; one tournament has at most \
+             {MAX_GAMES} (fewer rounds, or several tournaments with different --seed)",
             args.flags.rounds
         );
     }
@@ -319,7 +338,7 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
     let table = if adjudication.table.is_some() { game_table(entry) } else { None };
     let description = format!(
         "game={} variant={} engines={:x} rounds={} gauntlet={} openings={:x} seed={} max_plies={} \
-         timemargin={} stall_timeout={} move_timeout={move_timeout}{adjudication}",
+         timemargin={} stall_timeout={} move_timeout={move_timeout}{adjudication}{}",
         entry.name,
         variant,
         fnv1a(&engines.iter().map(EngineSpec::canonical).collect::<Vec<_>>().join("\n")),
@@ -330,6 +349,7 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
         max_plies,
         args.flags.timemargin,
         args.flags.stall_timeout,
+        pairing.games_text(),
     );
     if let Some(dir) = &args.flags.engine_log {
         std::fs::create_dir_all(dir)
@@ -340,6 +360,7 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
         .concurrency
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
+    let engine_count = engines.len();
     Ok(Plan {
         referee: Arc::new(Referee {
             entry,
@@ -349,6 +370,8 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
             max_plies,
             time_margin: Duration::from_millis(args.flags.timemargin),
             stall_timeout: Duration::from_millis(args.flags.stall_timeout),
+            restart: args.flags.restart,
+            idle: Idle::new(engine_count),
             move_timeout: Duration::from_millis(move_timeout),
             engine_log: args.flags.engine_log.clone(),
             engine_log_bytes: args.flags.engine_log_limit,
@@ -485,6 +508,7 @@ async fn play(plan: &Plan, outputs: &mut Outputs, mut records: Vec<GameRecord>) 
             }
         }
     }
+    plan.referee.close().await;
     bar.finish_and_clear();
     records.sort_by_key(|r| r.id);
     writeln!(std::io::stdout(), "{}", Standings::new(&names, &records).report(plan.sprt.as_ref()))?;

@@ -257,18 +257,81 @@ fn a_pairing_finds_each_game_by_its_id() {
     for engines in 2..7 {
         for rounds in 1..4 {
             for gauntlet in [false, true] {
-                let pairing = Pairing {
-                    engines: (0..engines).map(|i| format!("e{i}")).collect(),
-                    rounds,
-                    gauntlet,
-                };
-                let fixtures = pairing.fixtures();
-                assert_eq!(fixtures.len() as u64, pairing.games());
-                let found: Vec<_> =
-                    (0..pairing.games()).map(|id| pairing.fixture(id).unwrap()).collect();
-                assert_eq!(found, fixtures, "{pairing:?}");
-                assert_eq!(pairing.fixture(pairing.games()), None);
+                for (games, noswap, reverse) in
+                    [(2, false, false), (1, false, false), (3, true, false), (4, false, true)]
+                {
+                    let pairing = Pairing {
+                        engines: (0..engines).map(|i| format!("e{i}")).collect(),
+                        rounds,
+                        gauntlet,
+                        games,
+                        noswap,
+                        reverse,
+                    };
+                    let fixtures = pairing.fixtures();
+                    assert_eq!(fixtures.len() as u64, pairing.games());
+                    let found: Vec<_> =
+                        (0..pairing.games()).map(|id| pairing.fixture(id).unwrap()).collect();
+                    assert_eq!(found, fixtures, "{pairing:?}");
+                    assert_eq!(pairing.fixture(pairing.games()), None);
+                }
             }
         }
     }
+}
+
+/// `--games N`: N games per encounter and round, colours alternating from
+/// the first-listed engine; `--noswap` keeps them, `--reverse` turns them
+/// round; pairs are games `2k`, `2k + 1` of one encounter.
+#[test]
+fn games_per_encounter_noswap_and_reverse() {
+    let pairing = |games, noswap, reverse| Pairing {
+        engines: ["a", "b", "c"].map(str::to_owned).to_vec(),
+        rounds: 2,
+        gauntlet: false,
+        games,
+        noswap,
+        reverse,
+    };
+    let sides = |p: &Pairing| -> Vec<(usize, usize)> {
+        p.fixtures().iter().take(p.games as usize * 2).map(|f| (f.p1, f.p2)).collect()
+    };
+    assert_eq!(
+        pairing(2, false, false),
+        Pairing { engines: pairing(2, false, false).engines, rounds: 2, ..Pairing::default() }
+    );
+    assert_eq!(sides(&pairing(2, false, false)), [(0, 1), (1, 0), (0, 2), (2, 0)]);
+    assert_eq!(sides(&pairing(3, false, false)), [(0, 1), (1, 0), (0, 1), (0, 2), (2, 0), (0, 2)]);
+    assert_eq!(sides(&pairing(2, true, false)), [(0, 1), (0, 1), (0, 2), (0, 2)]);
+    assert_eq!(sides(&pairing(2, false, true)), [(1, 0), (0, 1), (2, 0), (0, 2)]);
+    assert_eq!(sides(&pairing(2, true, true)), [(1, 0), (1, 0), (2, 0), (2, 0)]);
+    assert_eq!(sides(&pairing(1, false, false)), [(0, 1), (0, 2)]);
+    let three = pairing(3, false, false);
+    assert_eq!(three.games(), 3 * 3 * 2);
+    let fixtures = three.fixtures();
+    let pairs: Vec<u64> = fixtures.iter().take(7).map(|f| f.pair).collect();
+    assert_eq!(pairs, [0, 0, 1, 2, 2, 3, 4]);
+    let rounds: Vec<u32> = fixtures.iter().map(|f| f.round).collect();
+    assert_eq!(rounds, [[1; 9], [2; 9]].concat());
+    // Shards keep both games of a pair together whatever the games per encounter.
+    for n in 1..=4 {
+        for f in &fixtures {
+            let shard = (1..=n)
+                .map(|i| Shard::parse(&format!("{i}/{n}")).unwrap())
+                .find(|s| s.contains(f))
+                .unwrap();
+            for other in fixtures.iter().filter(|o| o.pair == f.pair) {
+                assert!(shard.contains(other));
+            }
+        }
+    }
+    // The default schedule's records are written as before: no new fields.
+    let json = serde_json::to_string(&pairing(2, false, false)).unwrap();
+    assert_eq!(json, r#"{"engines":["a","b","c"],"rounds":2}"#);
+    let json = serde_json::to_string(&pairing(3, true, true)).unwrap();
+    assert_eq!(
+        json,
+        r#"{"engines":["a","b","c"],"rounds":2,"games":3,"noswap":true,"reverse":true}"#
+    );
+    assert_eq!(serde_json::from_str::<Pairing>(&json).unwrap(), pairing(3, true, true));
 }

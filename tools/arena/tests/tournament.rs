@@ -328,6 +328,9 @@ fn bad_flags_are_refused() {
         &["--rounds", "0"],
         &["--openings", "book"],
         &["--shard", "3/2"],
+        &["--games", "0"],
+        &["--repeat", "--games", "3"],
+        &["--restart", "sometimes"],
     ] {
         assert!(arena(&args(bad)).is_err(), "{bad:?}");
     }
@@ -367,10 +370,9 @@ fn sprt_stops_a_decided_match() {
     assert_eq!(sprt.verdict(standings.sprt_llr(&sprt)), arena::SprtVerdict::H1);
 }
 
-/// A four-game tournament of two random players, with every output in `dir`.
-fn small(dir: &Path) -> Vec<String> {
-    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
-    args(&[
+/// Two random players `a` and `b` at one node a move, quiet, then `extra`.
+fn two_randoms(extra: &[&str]) -> Vec<String> {
+    let mut a = args(&[
         "--engine",
         "name=a",
         "builtin=random",
@@ -379,9 +381,18 @@ fn small(dir: &Path) -> Vec<String> {
         "builtin=random",
         "--each",
         "nodes=1",
+        "--quiet",
+    ]);
+    a.extend(args(extra));
+    a
+}
+
+/// A four-game tournament of two random players, with every output in `dir`.
+fn small(dir: &Path) -> Vec<String> {
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    two_randoms(&[
         "--concurrency",
         "1",
-        "--quiet",
         "--state",
         &path("state.jsonl"),
         "--jsonl",
@@ -556,8 +567,12 @@ fn a_pgn_file_as_openings_is_refused() {
         "--rounds",
         "1",
         "--quiet",
+        "--concurrency",
+        "1",
         "--pgnout",
         pgn.to_str().unwrap(),
+        "--jsonl",
+        dir.join("source.jsonl").to_str().unwrap(),
     ]))
     .unwrap();
     let book = format!("file={}", pgn.display());
@@ -570,6 +585,21 @@ fn a_pgn_file_as_openings_is_refused() {
             && !err.contains('\n'),
         "{err}"
     );
+    // With format=pgn, the arena's own records are a book: each game's
+    // first plies=N moves an opening, one game per round (the games were
+    // written in the order of their ids: one at a time).
+    let source = records(&dir.join("source.jsonl"));
+    let jsonl = dir.join("replayed.jsonl");
+    let mut a = args(&["--engine", "builtin=random", "--engine", "name=b", "builtin=random"]);
+    a.extend(args(&["--each", "nodes=1", "--quiet", "--rounds", "2", "--jsonl"]));
+    a.extend([jsonl.display().to_string(), "--openings".to_owned(), book.clone()]);
+    a.extend(args(&["format=pgn", "plies=2"]));
+    arena(&a).unwrap();
+    for game in records(&jsonl) {
+        let from = &source[game.round as usize - 1];
+        assert_eq!(game.moves[..2], from.moves[..2], "{game:?}");
+        assert_eq!(game.opening, format!("startpos moves {}", from.moves[..2].join(" ")));
+    }
     // A move list in brackets' company is still a move list.
     std::fs::write(&pgn, "# [Event \"a comment\"]\nc4 c0\n").unwrap();
     let entry = GameEntry::of::<TicTacToe>();
@@ -1036,7 +1066,9 @@ fn engine_logs_stop_at_their_limit_with_a_note() {
         let _ = std::fs::remove_dir_all(&logs);
         let mut a =
             args(&["--engine", "name=flood", &flood, "--engine", "name=b", "builtin=random"]);
-        a.extend(args(&["--rounds", "1", "--each", "nodes=1", "--quiet", "--engine-log"]));
+        // A process per game, each flooding its own log.
+        a.extend(args(&["--restart", "on", "--rounds", "1", "--each", "nodes=1", "--quiet"]));
+        a.push("--engine-log".to_owned());
         a.push(logs.display().to_string());
         a.extend(args(limit));
         arena(&a).unwrap();
@@ -1134,6 +1166,166 @@ fn a_second_run_is_refused_even_with_the_lock_file_deleted() {
     // The first run's games are all there, each once.
     let games = read_records(games(), std::slice::from_ref(&state)).unwrap();
     assert!(games.len() >= 2, "{}", games.len());
+}
+
+/// `--games 3 --reverse`: three games per encounter from the round's
+/// opening, the second-listed engine first in the first; the records say
+/// so (merge and resume rebuild that schedule), and a state of another
+/// schedule is another tournament.
+#[test]
+fn games_per_encounter_are_recorded_and_checked() {
+    let dir = scratch("games");
+    let jsonl = dir.join("games.jsonl");
+    let state = dir.join("state.jsonl");
+    let run = |extra: &[&str]| {
+        let mut a = two_randoms(&[
+            "--rounds",
+            "2",
+            "--openings",
+            "random:1",
+            "--concurrency",
+            "2",
+            "--jsonl",
+            jsonl.to_str().unwrap(),
+            "--state",
+            state.to_str().unwrap(),
+        ]);
+        a.extend(args(extra));
+        arena(&a)
+    };
+    run(&["--games", "3", "--reverse"]).unwrap();
+    let games = records(&jsonl);
+    let sides: Vec<(&str, &str)> = games.iter().map(|g| (g.p1.as_str(), g.p2.as_str())).collect();
+    assert_eq!(sides, [("b", "a"), ("a", "b"), ("b", "a")].repeat(2));
+    let pairs: Vec<u64> = games.iter().map(|g| g.pair).collect();
+    assert_eq!(pairs, [0, 0, 1, 2, 2, 3]);
+    for round in games.chunks(3) {
+        assert!(round.iter().all(|g| g.opening == round[0].opening), "{round:?}");
+    }
+    assert_eq!(games[0].pairing.as_ref().unwrap().games, 3);
+    // Resuming the finished state with the same flags plays nothing more.
+    run(&["--games", "3", "--reverse"]).unwrap();
+    assert_eq!(records(&jsonl).len(), 6);
+    let other = format!("{:#}", run(&["--games", "3"]).unwrap_err());
+    assert!(other.contains("holds another tournament"), "{other}");
+    let err = error_of(&two_randoms(&["--sprt", "--games", "3"]));
+    assert!(err.contains("give an even --games, or --sprt penta=false"), "{err}");
+    arena(&two_randoms(&["--sprt", "penta=false", "--games", "1", "--rounds", "1"])).unwrap();
+    let noswap = dir.join("noswap.jsonl");
+    arena(&two_randoms(&[
+        "--repeat",
+        "--noswap",
+        "--rounds",
+        "1",
+        "--jsonl",
+        noswap.to_str().unwrap(),
+    ]))
+    .unwrap();
+    let sides: Vec<(String, String)> = records(&noswap).into_iter().map(|g| (g.p1, g.p2)).collect();
+    assert_eq!(sides, [("a".to_owned(), "b".to_owned()), ("a".to_owned(), "b".to_owned())]);
+}
+
+/// The `(process, game of that process)` the fake engine announced in each
+/// `--engine-log` of engine `name` in `logs`, by game id.
+fn processes(logs: &Path, name: &str) -> Vec<(u64, (u32, u32))> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(logs).unwrap() {
+        let path = entry.unwrap().path();
+        let file = path.file_name().unwrap().to_str().unwrap().to_owned();
+        if !file.ends_with(&format!("-{name}.log")) {
+            continue;
+        }
+        let id: u64 =
+            file.strip_prefix("game").unwrap().split('-').next().unwrap().parse().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let announced = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("< info string fake-engine: process "))
+            .next_back()
+            .unwrap_or_else(|| panic!("no announcement in {file}: {text}"));
+        let (pid, game) = announced.split_once(" game ").unwrap();
+        found.push((id, (pid.parse().unwrap(), game.parse().unwrap())));
+    }
+    found.sort_unstable();
+    found
+}
+
+/// Issue 32, item 4: with `--restart off` (the default) an engine's process
+/// plays game after game (`uginewgame`, `isready`), one log per game still;
+/// a crashed one is replaced for its next game, which it plays until it
+/// crashes again; `--restart on` starts every game afresh.
+#[test]
+fn engine_processes_are_kept_between_games_and_a_crashed_one_is_replaced() {
+    let dir = scratch("reuse");
+    let logs = dir.join("logs");
+    let jsonl = dir.join("games.jsonl");
+    let run = |restart: &str| {
+        let _ = std::fs::remove_dir_all(&logs);
+        let _ = std::fs::remove_file(&jsonl);
+        arena(&args(&[
+            "--engine",
+            "name=good",
+            "builtin=random",
+            "--engine",
+            "name=crasher",
+            &format!("cmd={} --mode crash --at 2", fake()),
+            "--rounds",
+            "3",
+            "--each",
+            "nodes=1",
+            "--concurrency",
+            "1",
+            "--quiet",
+            "--restart",
+            restart,
+            "--jsonl",
+            jsonl.to_str().unwrap(),
+            "--engine-log",
+            logs.to_str().unwrap(),
+        ]))
+        .unwrap();
+        let games = records(&jsonl);
+        assert_eq!(games.len(), 6);
+        for g in &games {
+            assert_eq!(g.termination, Termination::Disconnect, "{g:?}");
+            assert!(g.reason.ends_with("crashing on purpose at go 2"), "{g:?}");
+        }
+        (processes(&logs, "good"), processes(&logs, "crasher"))
+    };
+    let (good, crasher) = run("off");
+    assert_eq!(good.len(), 6);
+    let pids: HashSet<u32> = good.iter().map(|(_, (pid, _))| *pid).collect();
+    assert_eq!(pids.len(), 1, "one process for all of good's games: {good:?}");
+    let counts: Vec<u32> = good.iter().map(|(_, (_, game))| *game).collect();
+    assert!(counts.windows(2).all(|w| w[1] == w[0] + 1), "{counts:?}");
+    let pids: HashSet<u32> = crasher.iter().map(|(_, (pid, _))| *pid).collect();
+    assert_eq!(pids.len(), 6, "a new process after each crash: {crasher:?}");
+    let (good, crasher) = run("on");
+    for (id, (_, game)) in good.iter().chain(&crasher) {
+        assert_eq!(*game, 1, "game {id} was not a new process's first");
+    }
+    let pids: HashSet<u32> = good.iter().map(|(_, (pid, _))| *pid).collect();
+    assert_eq!(pids.len(), 6);
+}
+
+/// Kept processes play the games new ones would: the same records with
+/// `--restart on` and `off` where the engines are deterministic.
+#[test]
+fn results_are_the_same_with_and_without_restarts() {
+    let dir = scratch("restart-same");
+    let run = |restart: &str| {
+        let jsonl = dir.join(format!("{restart}.jsonl"));
+        let mut a = args(DETERMINISTIC);
+        a.extend(args(&["--restart", restart, "--jsonl", jsonl.to_str().unwrap()]));
+        arena(&a).unwrap();
+        let mut games = records(&jsonl);
+        for g in &mut games {
+            g.duration_ms = 0;
+            g.evals.iter_mut().for_each(|e| e.ms = 0);
+        }
+        games
+    };
+    assert_eq!(run("off"), run("on"));
 }
 
 /// A fake engine `name` that reports `score` (`cp -700`, `loss 4`, ...)

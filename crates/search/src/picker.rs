@@ -168,7 +168,7 @@ impl<M: Copy + Eq> Picker<M> {
     /// least `least` (the first of equals), marked tried.
     fn pick(&mut self, least: i32) -> Option<(M, i32)> {
         let keys = &mut self.keys[self.start..];
-        let (i, &key) = keys.iter().enumerate().max_by_key(|&(i, &k)| (k, std::cmp::Reverse(i)))?;
+        let (i, key) = highest(keys)?;
         if key < least {
             return None;
         }
@@ -200,12 +200,26 @@ fn quiet_key<G: Evaluate>(pos: &G, mv: &G::Move, order: &QuietOrder<'_, G::Move>
 /// The index and key of the untried move with the highest key (the first
 /// of equals), marked tried.
 pub(crate) fn next_move(keys: &mut [i32]) -> Option<(usize, i32)> {
-    let (pick, &key) = keys.iter().enumerate().max_by_key(|&(i, &k)| (k, std::cmp::Reverse(i)))?;
+    let (pick, key) = highest(keys)?;
     if key == DONE_KEY {
         return None;
     }
     keys[pick] = DONE_KEY;
     Some((pick, key))
+}
+
+/// The index and value of the highest key, the first of equals: one
+/// comparison a key (`max_by_key` over (key, reversed index) pairs made
+/// two, and branched on both).
+fn highest(keys: &[i32]) -> Option<(usize, i32)> {
+    let (&first, rest) = keys.split_first()?;
+    let mut best = (0, first);
+    for (i, &key) in rest.iter().enumerate() {
+        if key > best.1 {
+            best = (i + 1, key);
+        }
+    }
+    Some(best)
 }
 
 #[cfg(test)]
@@ -217,5 +231,8 @@ mod tests {
         let mut keys = vec![5, 9, 5, DONE_KEY, -3];
         let picked: Vec<usize> = std::iter::from_fn(|| next_move(&mut keys).map(|p| p.0)).collect();
         assert_eq!(picked, vec![1, 0, 2, 4]);
+        assert_eq!(highest(&[]), None);
+        assert_eq!(highest(&[3, 7, 7, -1, 7]), Some((1, 7)), "the first of equals");
+        assert_eq!(highest(&[DONE_KEY, DONE_KEY]), Some((0, DONE_KEY)));
     }
 }

@@ -561,7 +561,7 @@ fn cpu_seconds_start_searches_the_start_position_to_the_depth() {
         .lines()
         .filter(|l| l.starts_with("info depth"))
         .filter_map(|l| l.split(" nodes ").nth(1)?.split_whitespace().next())
-        .last()
+        .next_back()
         .expect("info lines")
         .to_owned();
     let line = stdout(&output);

@@ -540,6 +540,35 @@ fn cpu_seconds_compares_binaries_by_the_bench_they_run() {
 }
 
 #[test]
+fn cpu_seconds_start_searches_the_start_position_to_the_depth() {
+    let bin = env!("CARGO_BIN_EXE_igroteka");
+    let output = cpu_seconds(&["adiyukh", "4", "--start", "--repeat", "1", bin]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    // The nodes of `go depth 4` from the start, as the engine reports them.
+    let session = Command::new(bin)
+        .args(["engine", "--game", "adiyukh"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().expect("stdin").write_all(b"position startpos\ngo depth 4\n")?;
+            child.wait_with_output()
+        })
+        .expect("the engine runs");
+    let text = String::from_utf8_lossy(&session.stdout).into_owned();
+    let nodes = text
+        .lines()
+        .filter(|l| l.starts_with("info depth"))
+        .filter_map(|l| l.split(" nodes ").nth(1)?.split_whitespace().next())
+        .next_back()
+        .expect("info lines")
+        .to_owned();
+    let line = stdout(&output);
+    assert!(line.starts_with(&format!("bin {bin} nodes {nodes} cpu_min ")), "{line} / {nodes}");
+}
+
+#[test]
 fn cpu_seconds_refuses_bad_arguments_in_one_line() {
     let bin = env!("CARGO_BIN_EXE_igroteka");
     let output = cpu_seconds(&["focus", "deep", bin]);

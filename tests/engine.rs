@@ -572,3 +572,32 @@ fn a_thread_limit_searches_with_the_threads_that_started() {
     let status = engine.child.wait().expect("the engine ends");
     assert!(status.success(), "{status}");
 }
+
+/// The resident memory of process `pid`, in kB (Linux's /proc).
+fn resident_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc");
+    let line = status.lines().find_map(|l| l.strip_prefix("VmRSS:")).expect("a VmRSS line");
+    line.trim().trim_end_matches("kB").trim().parse().expect("VmRSS in kB")
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn an_idle_engine_holds_no_memory_for_its_table() {
+    // The table is allocated zeroed: the operating system maps its pages only
+    // when searches write them, so a 256 MB table costs an idle engine
+    // nothing (written at start-up it held all 256 MB).
+    let mut engine = Engine::spawn(&["--game", "hexdraughts"]);
+    engine.send("setoption name Hash value 256");
+    engine.handshake();
+    engine.send("uginewgame");
+    engine.send("position startpos");
+    engine.send("isready");
+    engine.expect("readyok");
+    let idle = resident_kb(engine.child.id());
+    assert!(idle < 64 * 1024, "an idle engine with Hash 256 holds {idle} kB");
+    // A search touches only the pages it stores into.
+    engine.send("go depth 3");
+    engine.expect("bestmove");
+    let searched = resident_kb(engine.child.id());
+    assert!(searched < 128 * 1024, "after a depth-3 search it holds {searched} kB");
+}

@@ -12,6 +12,8 @@
 #   --repeat N      runs per binary (default 5), in turns A B A B ...
 #   --variant V     the variant (default: the game's default)
 #   --threads N     Threads (default 1)
+#   --start         `go depth DEPTH` from the start position instead of the
+#                   bench (nodes: the last info line's)
 #
 # Prints, per binary, the bench's total nodes and the lowest and median user
 # CPU seconds of its runs (the lowest is the least disturbed), then each
@@ -20,6 +22,7 @@
 #
 # Example (the binary before a change built in a scratch checkout):
 #   tools/scripts/cpu-seconds.sh adiyukh 13 /tmp/before/igroteka target/release/igroteka
+#   tools/scripts/cpu-seconds.sh adiyukh 18 --start /tmp/before/igroteka target/release/igroteka
 set -euo pipefail
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
@@ -31,6 +34,7 @@ shift 2
 repeat=5
 variant=()
 threads=1
+start=0
 bins=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -42,6 +46,7 @@ while [ $# -gt 0 ]; do
         --threads) threads=$2 ;;
       esac
       shift 2 ;;
+    --start) start=1; shift ;;
     -h|--help) usage ;;
     --*) echo "cpu-seconds.sh: unknown option '$1'" >&2; exit 2 ;;
     *) bins+=("$1"); shift ;;
@@ -59,15 +64,22 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # One run: user CPU seconds (bash's `time` counts the child's) and the
-# bench's node count. The table is off for Otrazhenie (loading it is not search).
+# bench's (or the search's) node count. The table is off for Otrazhenie (loading it is not search).
 run() {
   local bin=$1 out=$2
   local TIMEFORMAT=%U
-  { time printf 'setoption name Threads value %s\nsetoption name Tablebase value false\nbench %s\n' \
-      "$threads" "$depth" | "$bin" engine --game "$game" "${variant[@]}" >"$out.log" 2>&1; } 2>"$out.cpu"
-  sed -n 's/^bench depth [0-9]* nodes \([0-9]*\).*/\1/p' "$out.log" >"$out.nodes"
+  local what="bench $depth"
+  [ "$start" = 1 ] && what="position startpos"$'\n'"go depth $depth"
+  { time printf 'setoption name Threads value %s\nsetoption name Tablebase value false\n%s\n' \
+      "$threads" "$what" | "$bin" engine --game "$game" "${variant[@]}" >"$out.log" 2>&1; } 2>"$out.cpu"
+  if [ "$start" = 1 ]; then
+    grep '^bestmove' -q "$out.log" &&
+      sed -n 's/^info depth .* nodes \([0-9]*\).*/\1/p' "$out.log" | tail -n 1 >"$out.nodes"
+  else
+    sed -n 's/^bench depth [0-9]* nodes \([0-9]*\).*/\1/p' "$out.log" >"$out.nodes"
+  fi
   if [ ! -s "$out.nodes" ]; then
-    echo "cpu-seconds.sh: $bin printed no bench line:" >&2
+    echo "cpu-seconds.sh: $bin printed no $( [ "$start" = 1 ] && echo bestmove || echo bench) line:" >&2
     tail -3 "$out.log" >&2
     exit 1
   fi

@@ -10,10 +10,10 @@
 //! - a king on top (capturing power);
 //! - mobility: quiet steps available.
 
-use board_core::{Cell, Evaluate, Valuation, weighted_evaluation};
+use board_core::{Evaluate, Valuation, weighted_evaluation};
 
 use crate::board::{DARK, LOWER_HALF, shift};
-use crate::{Color, Move, Position, Square};
+use crate::{Color, Column, Move, Position, Square};
 
 /// The features, from the side to move's view (its own minus the
 /// opponent's, as in the list above):
@@ -30,38 +30,37 @@ const FEATURE_NAMES: [&str; 5] = ["points", "control", "advance", "kings", "mobi
 /// adopted them are in the README's "Evaluation".
 pub const WEIGHTS: [i32; 5] = [91, 48, 11, -52, -60];
 
+/// What a column on `sq` adds to the features that depend on columns' heights,
+/// from White's side: `[points, control, advance]` (points before the even 12
+/// are taken off). [`Position`] keeps their sum as its columns change, so the
+/// evaluation visits no square.
+pub(crate) fn column_terms(sq: Square, col: Column) -> [i32; 3] {
+    let Some(top) = col.top() else { return [0; 3] };
+    let height = col.height() as i32;
+    let points = if sq.bit() & LOWER_HALF == 0 { height } else { 0 };
+    // Ranks counted from the owner's side: 0 on its back row.
+    let (sign, own_rank) = match top.color {
+        Color::White => (1, i32::from(sq.rank())),
+        Color::Black => (-1, 7 - i32::from(sq.rank())),
+    };
+    let advance = if own_rank < 4 { sign * height * (own_rank + 1) } else { 0 };
+    [points, sign * height, advance]
+}
+
 impl Position {
     /// The features from White's side.
     fn white_features(&self) -> [i32; 5] {
-        let mut control = 0;
-        let mut advance = 0;
-        let mut kings = 0;
-        for sq in Square::all() {
-            let col = self.column(sq);
-            let Some(top) = col.top() else { continue };
-            let height = col.height() as i32;
-            // Ranks counted from the owner's side: 0 on its back row.
-            let (sign, own_rank) = match top.color {
-                Color::White => (1, i32::from(sq.rank())),
-                Color::Black => (-1, 7 - i32::from(sq.rank())),
-            };
-            control += sign * height;
-            if own_rank < 4 {
-                advance += sign * height * (own_rank + 1);
-            }
-            if top.king {
-                kings += sign;
-            }
-        }
+        let [points, control, advance] = self.terms;
+        let kings = (self.white & self.kings).count_ones() as i32
+            - (self.black & self.kings).count_ones() as i32;
         let empty = DARK & !(self.white | self.black);
         let white_men = self.white & !self.kings;
         let black_men = self.black & !self.kings;
         let steps = |men: u64, dirs: [usize; 2]| -> i32 {
             dirs.iter().map(|&d| (shift(men, d) & empty).count_ones() as i32).sum()
         };
-        let points = self.score().first as i32 - 12;
         let mobility = steps(white_men, [0, 1]) - steps(black_men, [2, 3]);
-        [points, control, advance, kings, mobility]
+        [points - 12, control, advance, kings, mobility]
     }
 }
 
@@ -97,5 +96,42 @@ impl Evaluate for Position {
         } else {
             0
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use board_core::{Cell, Game, Rng};
+
+    use super::*;
+
+    /// The terms added up square by square.
+    fn terms_from_scratch(pos: &Position) -> [i32; 3] {
+        Square::all().fold([0; 3], |sum, sq| {
+            let terms = column_terms(sq, pos.column(sq));
+            [sum[0] + terms[0], sum[1] + terms[1], sum[2] + terms[2]]
+        })
+    }
+
+    #[test]
+    fn the_kept_terms_are_the_columns_terms_after_every_move() {
+        let mut rng = Rng::new(34);
+        let mut moves = Vec::new();
+        let mut captures = 0;
+        for _ in 0..200 {
+            let mut pos = Position::default();
+            assert_eq!(pos.terms, [12, 0, 0], "the start");
+            loop {
+                assert_eq!(pos.terms, terms_from_scratch(&pos), "{pos}");
+                // Points are every piece on the far half: White's own count.
+                assert_eq!(pos.terms[0], pos.score().first as i32, "{pos}");
+                moves.clear();
+                pos.generate_moves(&mut moves);
+                let Some(&mv) = rng.choose(&moves) else { break };
+                captures += usize::from(mv.is_capture());
+                pos.play_unchecked(mv);
+            }
+        }
+        assert!(captures > 1000, "captures (which stack columns) were played: {captures}");
     }
 }

@@ -7,6 +7,7 @@ use board_core::{
 };
 
 use crate::board::{LOWER_HALF, RANK_1, RANK_8, direction, shift};
+use crate::eval::column_terms;
 use crate::notation::MoveText;
 use crate::text::Setup;
 use crate::{Color, Column, MAX_HEIGHT, Move, Piece, Square};
@@ -61,14 +62,24 @@ pub struct Position {
     pub(crate) kings: u64,
     pub(crate) side: Color,
     hash: u64,
+    /// The sum of every column's [`column_terms`] (White's points, control
+    /// and advance), kept as columns change: the evaluation's features.
+    pub(crate) terms: [i32; 3],
 }
 
 impl Position {
     /// The position with these columns (12 pieces of each colour; the caller
     /// has checked that).
     pub(crate) fn from_columns(cols: [Column; 32], side: Color) -> Position {
-        let mut pos =
-            Position { cols: [Column::EMPTY; 32], white: 0, black: 0, kings: 0, side, hash: 0 };
+        let mut pos = Position {
+            cols: [Column::EMPTY; 32],
+            white: 0,
+            black: 0,
+            kings: 0,
+            side,
+            hash: 0,
+            terms: [0; 3],
+        };
         for (sq, col) in Square::all().zip(cols) {
             pos.put(sq, col);
         }
@@ -132,7 +143,15 @@ impl Position {
     fn put(&mut self, sq: Square, col: Column) {
         self.cols[sq.slot()] = col;
         self.hash ^= column_hash(sq.slot(), col);
+        self.count(sq, col, 1);
         self.set_tops(sq, col);
+    }
+
+    /// Adds (`sign` 1) or takes away (-1) the evaluation terms of `col` on `sq`.
+    fn count(&mut self, sq: Square, col: Column, sign: i32) {
+        for (sum, term) in self.terms.iter_mut().zip(column_terms(sq, col)) {
+            *sum += sign * term;
+        }
     }
 
     /// Lifts the column off `sq` and returns it.
@@ -140,6 +159,7 @@ impl Position {
         let col = self.cols[sq.slot()];
         self.cols[sq.slot()] = Column::EMPTY;
         self.hash ^= column_hash(sq.slot(), col);
+        self.count(sq, col, -1);
         self.set_tops(sq, Column::EMPTY);
         col
     }
@@ -151,6 +171,8 @@ impl Position {
         let rest = col.without_top();
         self.cols[sq.slot()] = rest;
         self.hash ^= key(sq.slot(), rest.height(), top.code());
+        self.count(sq, col, -1);
+        self.count(sq, rest, 1);
         self.set_tops(sq, rest);
         Some(top)
     }

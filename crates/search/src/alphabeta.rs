@@ -514,7 +514,7 @@ impl<'a, G: Evaluate> Thread<'a, G> {
                 let tactical = key >= TACTICAL_KEY && (key != TABLE_KEY || pos.is_tactical(mv));
                 if !tactical {
                     self.reward(pos, &quiets, mv, depth);
-                    if killers[0] != Some(mv) {
+                    if killers[0].as_ref() != Some(&mv) {
                         self.plies[level].killers = [Some(mv), killers[0]];
                     }
                 }

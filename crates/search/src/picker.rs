@@ -112,9 +112,9 @@ impl<M: Copy + Eq> Picker<M> {
                         continue;
                     }
                     pos.generate_tactical(&mut self.moves);
-                    let table_move = self.table_move;
-                    self.keys.extend(self.moves.iter().map(|&mv| {
-                        if Some(mv) == table_move { DONE_KEY } else { tactical_key(pos, mv) }
+                    let table_move = self.table_move.as_ref();
+                    self.keys.extend(self.moves.iter().map(|mv| {
+                        if table_move == Some(mv) { DONE_KEY } else { tactical_key(pos, *mv) }
                     }));
                 }
                 Stage::Tactical => {
@@ -126,7 +126,7 @@ impl<M: Copy + Eq> Picker<M> {
                 Stage::GenerateQuiet => {
                     self.stage = Stage::Rest;
                     if self.all_at_once {
-                        for (key, &mv) in self.keys.iter_mut().zip(&self.moves) {
+                        for (key, mv) in self.keys.iter_mut().zip(&self.moves) {
                             if *key == PENDING_KEY {
                                 *key = quiet_key(pos, mv, order);
                             }
@@ -135,10 +135,10 @@ impl<M: Copy + Eq> Picker<M> {
                     }
                     self.start = self.moves.len();
                     pos.generate_quiet(&mut self.moves);
-                    let table_move = self.table_move;
+                    let table_move = self.table_move.as_ref();
                     let new = &self.moves[self.start..];
-                    self.keys.extend(new.iter().map(|&mv| {
-                        if Some(mv) == table_move { DONE_KEY } else { quiet_key(pos, mv, order) }
+                    self.keys.extend(new.iter().map(|mv| {
+                        if table_move == Some(mv) { DONE_KEY } else { quiet_key(pos, mv, order) }
                     }));
                 }
                 Stage::Rest => return self.pick(DONE_KEY + 1),
@@ -150,12 +150,12 @@ impl<M: Copy + Eq> Picker<M> {
     /// pending; straight to the tactical stage.
     fn generate_all<G: Evaluate<Move = M>>(&mut self, pos: &G) {
         pos.generate_moves(&mut self.moves);
-        let table_move = self.table_move;
-        self.keys.extend(self.moves.iter().map(|&mv| {
-            if Some(mv) == table_move {
+        let table_move = self.table_move.as_ref();
+        self.keys.extend(self.moves.iter().map(|mv| {
+            if table_move == Some(mv) {
                 DONE_KEY
-            } else if pos.is_tactical(mv) {
-                tactical_key(pos, mv)
+            } else if pos.is_tactical(*mv) {
+                tactical_key(pos, *mv)
             } else {
                 PENDING_KEY
             }
@@ -168,7 +168,7 @@ impl<M: Copy + Eq> Picker<M> {
     /// least `least` (the first of equals), marked tried.
     fn pick(&mut self, least: i32) -> Option<(M, i32)> {
         let keys = &mut self.keys[self.start..];
-        let (i, &key) = keys.iter().enumerate().max_by_key(|&(i, &k)| (k, std::cmp::Reverse(i)))?;
+        let (i, key) = highest(keys)?;
         if key < least {
             return None;
         }
@@ -181,26 +181,45 @@ fn tactical_key<G: Evaluate>(pos: &G, mv: G::Move) -> i32 {
     TACTICAL_KEY.saturating_add(pos.move_priority(mv).max(0))
 }
 
-fn quiet_key<G: Evaluate>(pos: &G, mv: G::Move, order: &QuietOrder<'_, G::Move>) -> i32 {
-    if Some(mv) == order.killers[0] {
+/// Compares the moves where they lie: `Some(mv) == killer` would build an
+/// `Option` of the move on the stack and read it back across the stores
+/// that built it (a store-forwarding stall: a seventh of hexdraughts'
+/// search time, whose moves are 24 bytes).
+fn quiet_key<G: Evaluate>(pos: &G, mv: &G::Move, order: &QuietOrder<'_, G::Move>) -> i32 {
+    let [first, second] = &order.killers;
+    if first.as_ref() == Some(mv) {
         KILLER_KEY + 1
-    } else if Some(mv) == order.killers[1] {
+    } else if second.as_ref() == Some(mv) {
         KILLER_KEY
     } else {
-        let history = order.history.get(pos.move_index(mv)).copied().unwrap_or(0);
-        history.saturating_add(pos.move_priority(mv)).clamp(-KILLER_KEY + 1, KILLER_KEY - 1)
+        let history = order.history.get(pos.move_index(*mv)).copied().unwrap_or(0);
+        history.saturating_add(pos.move_priority(*mv)).clamp(-KILLER_KEY + 1, KILLER_KEY - 1)
     }
 }
 
 /// The index and key of the untried move with the highest key (the first
 /// of equals), marked tried.
 pub(crate) fn next_move(keys: &mut [i32]) -> Option<(usize, i32)> {
-    let (pick, &key) = keys.iter().enumerate().max_by_key(|&(i, &k)| (k, std::cmp::Reverse(i)))?;
+    let (pick, key) = highest(keys)?;
     if key == DONE_KEY {
         return None;
     }
     keys[pick] = DONE_KEY;
     Some((pick, key))
+}
+
+/// The index and value of the highest key, the first of equals: one
+/// comparison a key (`max_by_key` over (key, reversed index) pairs made
+/// two, and branched on both).
+fn highest(keys: &[i32]) -> Option<(usize, i32)> {
+    let (&first, rest) = keys.split_first()?;
+    let mut best = (0, first);
+    for (i, &key) in rest.iter().enumerate() {
+        if key > best.1 {
+            best = (i + 1, key);
+        }
+    }
+    Some(best)
 }
 
 #[cfg(test)]
@@ -212,5 +231,8 @@ mod tests {
         let mut keys = vec![5, 9, 5, DONE_KEY, -3];
         let picked: Vec<usize> = std::iter::from_fn(|| next_move(&mut keys).map(|p| p.0)).collect();
         assert_eq!(picked, vec![1, 0, 2, 4]);
+        assert_eq!(highest(&[]), None);
+        assert_eq!(highest(&[3, 7, 7, -1, 7]), Some((1, 7)), "the first of equals");
+        assert_eq!(highest(&[DONE_KEY, DONE_KEY]), Some((0, DONE_KEY)));
     }
 }

@@ -1,16 +1,22 @@
 //! The transposition table, shared by every thread of a search without locks.
 //!
-//! The table is a list of buckets of four entries (one 64-byte cache line).
-//! An entry is two `AtomicU64`: the key xor the data, and the data. A reader
-//! takes the entry only when the two xor back to its key, so an entry torn by
-//! two threads writing at once reads as missing, never as another position's.
-//! The best move is stored as its [`Game::move_code`](board_core::Game::move_code).
+//! The table is a list of buckets of four entries, each bucket one 64-byte
+//! cache line (a probe costs one memory access). An entry is two
+//! `AtomicU64`: the key xor the data, and the data. A reader takes the entry
+//! only when the two xor back to its key, so an entry torn by two threads
+//! writing at once reads as missing, never as another position's. The best
+//! move is stored as its [`Game::move_code`](board_core::Game::move_code).
+//!
+//! The words are allocated zeroed (all zeros is an empty table), which the
+//! operating system gives as zero pages mapped only when first written: a
+//! table costs no time to make and no memory until searches fill it, and an
+//! idle engine holds none of it.
 //!
 //! Entries carry the age of the search that wrote them, so a full bucket
 //! gives up the shallowest entry of the oldest search first
 //! ([`Table::store`]); a new game empties the table ([`Table::clear`]).
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// What a stored value says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,33 +55,47 @@ const AGES: u8 = 4;
 /// (in searches) is replaced.
 const AGE_WEIGHT: i32 = 8;
 const ENTRIES: usize = 4;
-
-/// Four entries in a cache line.
-#[repr(align(64))]
-#[derive(Default)]
-struct Bucket([[AtomicU64; 2]; ENTRIES]);
+/// The words of a bucket: a check and a data word per entry.
+const WORDS: usize = 2 * ENTRIES;
+/// The bytes of a cache line, which a bucket fills.
+const LINE: usize = 64;
 
 /// The table: any number of buckets (the key picks one by multiplication).
 pub(crate) struct Table {
-    buckets: Vec<Bucket>,
+    /// The buckets' words, allocated zeroed, plus a line's worth for
+    /// alignment: bucket `i` is `words[first + WORDS * i..][..WORDS]`,
+    /// which starts on a cache line.
+    words: Vec<AtomicU64>,
+    /// The first word of the first bucket: the allocator aligns to 16
+    /// bytes only.
+    first: usize,
+    buckets: usize,
     /// The age of the current search, modulo [`AGES`].
     age: u8,
+    /// Whether an entry may have been stored since the table was made or
+    /// emptied: emptying an empty table writes nothing (an engine told of a
+    /// new game before its first search keeps its pages unmapped).
+    used: AtomicBool,
 }
 
 impl Table {
-    /// A table of about `mb` megabytes (at least one bucket).
+    /// A table of about `mb` megabytes (at least one bucket), allocated
+    /// zeroed: nothing is written until searches store entries.
     pub(crate) fn new(mb: usize) -> Self {
-        let len = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
-        Table { buckets: (0..len).map(|_| Bucket::default()).collect(), age: 0 }
+        let buckets = (mb.saturating_mul(1 << 20) / LINE).max(1);
+        let words: Vec<AtomicU64> = bytemuck::zeroed_vec(buckets * WORDS + LINE / 8);
+        let misaligned = words.as_ptr().addr() % LINE;
+        let first = (LINE - misaligned) % LINE / 8;
+        Table { words, first, buckets, age: 0, used: AtomicBool::new(false) }
     }
 
     /// Forgets every entry (a new game): a `memset` of the table, a few
-    /// milliseconds for the default 16 MB.
+    /// milliseconds for the default 16 MB; nothing when no search has run
+    /// since the table was made or last emptied.
     pub(crate) fn clear(&mut self) {
-        for bucket in &mut self.buckets {
-            for [check, data] in &mut bucket.0 {
-                *check.get_mut() = 0;
-                *data.get_mut() = 0;
+        if std::mem::take(self.used.get_mut()) {
+            for word in &mut self.words {
+                *word.get_mut() = 0;
             }
         }
     }
@@ -85,13 +105,16 @@ impl Table {
         self.age = (self.age + 1) % AGES;
     }
 
-    fn bucket(&self, key: u64) -> &Bucket {
-        &self.buckets[((u128::from(key) * self.buckets.len() as u128) >> 64) as usize]
+    /// The bucket of `key`: its entries as (check, data) pairs.
+    fn bucket(&self, key: u64) -> &[[AtomicU64; 2]] {
+        let index = ((u128::from(key) * self.buckets as u128) >> 64) as usize;
+        let start = self.first + index * WORDS;
+        self.words[start..start + WORDS].as_chunks().0
     }
 
     /// The entry of `key`, if stored.
     pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
-        self.bucket(key).0.iter().find_map(|[check, data]| {
+        self.bucket(key).iter().find_map(|[check, data]| {
             let data = data.load(Ordering::Relaxed);
             (data != 0 && check.load(Ordering::Relaxed) ^ data == key).then(|| unpack(data))
         })
@@ -105,7 +128,7 @@ impl Table {
         let bucket = self.bucket(key);
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
-        for (i, [check, data]) in bucket.0.iter().enumerate() {
+        for (i, [check, data]) in bucket.iter().enumerate() {
             let old = data.load(Ordering::Relaxed);
             if old != 0 && check.load(Ordering::Relaxed) ^ old == key {
                 let old_depth = (old >> DEPTH_SHIFT) as u8 & MAX_DEPTH;
@@ -129,8 +152,11 @@ impl Table {
                 victim = i;
             }
         }
+        if !self.used.load(Ordering::Relaxed) {
+            self.used.store(true, Ordering::Relaxed);
+        }
         let data = pack(entry, self.age);
-        let [check, word] = &bucket.0[victim];
+        let [check, word] = &bucket[victim];
         check.store(key ^ data, Ordering::Relaxed);
         word.store(data, Ordering::Relaxed);
     }
@@ -183,6 +209,35 @@ mod tests {
     }
 
     #[test]
+    fn every_bucket_is_one_cache_line() {
+        for mb in [0, 1, 3] {
+            let table = Table::new(mb);
+            assert_eq!(table.buckets, (mb << 20).max(LINE) / LINE);
+            let words = table.words.as_ptr_range();
+            for key in [0, 1, u64::MAX / 3, u64::MAX / 2 + 7, u64::MAX] {
+                let bucket = table.bucket(key).as_ptr_range();
+                assert_eq!(bucket.start.addr() % LINE, 0, "{mb} MB, key {key}");
+                assert_eq!(bucket.end.addr() - bucket.start.addr(), LINE);
+                assert!(words.start.addr() <= bucket.start.addr());
+                assert!(bucket.end.addr() <= words.end.addr());
+            }
+        }
+    }
+
+    #[test]
+    fn emptying_after_stores_forgets_them_and_an_empty_table_stays_empty() {
+        let mut table = Table::new(1);
+        table.clear();
+        assert!(table.words.iter().all(|word| word.load(Ordering::Relaxed) == 0));
+        assert!(!*table.used.get_mut(), "nothing stored yet");
+        table.store(5, Entry { code: 1, value: 2, depth: 3, bound: Bound::Exact });
+        assert!(*table.used.get_mut());
+        table.clear();
+        assert_eq!(table.probe(5), None);
+        assert!(table.words.iter().all(|word| word.load(Ordering::Relaxed) == 0));
+    }
+
+    #[test]
     fn a_shallower_bound_does_not_replace_a_deeper_entry_of_this_search() {
         let mut table = Table::new(1);
         let deep = Entry { code: 1, value: 5, depth: 6, bound: Bound::Lower };
@@ -202,7 +257,7 @@ mod tests {
     #[test]
     fn a_full_bucket_gives_up_old_and_shallow_entries_first() {
         // One bucket: every key lands in it.
-        let mut table = Table { buckets: vec![Bucket::default()], age: 0 };
+        let mut table = Table::new(0);
         let at = |depth| Entry { code: 0, value: 0, depth, bound: Bound::Exact };
         for key in 1..=4 {
             table.store(key, at(10 + key as u8));

@@ -263,6 +263,17 @@ fn sniff(file: &mut File) -> io::Result<Option<Format>> {
     })
 }
 
+/// Whether a postcard file ends inside its header (magic, version, header
+/// frame).
+fn header_is_torn(file: &mut File) -> io::Result<bool> {
+    let mut reader = BufReader::new(&mut *file);
+    let mut head = [0u8; 12];
+    let torn = reader.read_exact(&mut head).is_err()
+        || matches!(read_frame(&mut reader, &mut Vec::new()), Err(Torn) | Ok(None));
+    file.seek(SeekFrom::Start(0))?;
+    Ok(torn)
+}
+
 /// Reads `file` game by game, calling `each` with every whole game in
 /// order. A torn tail (a run killed while writing) ends the scan.
 fn scan(
@@ -790,6 +801,10 @@ impl Output {
             kept_positions: 0,
             buf: Vec::new(),
         };
+        if sniff(&mut out.file)? == Some(Format::Postcard) && header_is_torn(&mut out.file)? {
+            // Killed while writing its header: the file holds no game yet.
+            out.file.set_len(0)?;
+        }
         let Some(found) = sniff(&mut out.file)? else {
             if args.format == Format::Postcard {
                 let header = Header {

@@ -996,9 +996,9 @@ impl Progress {
 
 // ---- reading back: fit and merge ------------------------------------------
 
-/// Calls `each` with every position of `path` (JSON lines or postcard),
-/// through `jsonl` for JSON lines (the caller's line reader). A postcard file
-/// cut short is an error.
+/// Calls `each` with every position of `path` if it is a postcard file, and
+/// says whether it was (JSON lines are the caller's to read, line by line).
+/// A postcard file cut short is an error.
 pub fn read_postcard(
     path: &Path,
     mut each: impl FnMut(&Sample) -> anyhow::Result<()>,

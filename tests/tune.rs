@@ -443,3 +443,50 @@ fn fit_reads_postcard_as_it_reads_json_lines_and_refuses_a_cut_file() {
     assert!(!cut.status.success() && stderr.contains("cut short"), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
+
+#[test]
+fn file_openings_are_used_in_turn() {
+    let seed_run = temp_file("openings-source.jsonl");
+    datagen(&seed_run, "1", &["--depth", "1"]);
+    let text = std::fs::read_to_string(&seed_run).expect("positions");
+    let fens: Vec<String> = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("json")["fen"].to_string())
+        .map(|quoted| quoted.trim_matches('"').to_owned())
+        .take(2)
+        .collect();
+    assert_eq!(fens.len(), 2, "{text}");
+    let openings = temp_file("openings.txt");
+    std::fs::write(&openings, format!("# two positions\n{}\n\n{}\n", fens[0], fens[1]))
+        .expect("write");
+    let file = format!("file={}", openings.display());
+    let out = temp_file("from-openings.jsonl");
+    let flags = ["--depth", "1", "--random-plies", "0", "--per-game", "1000", "--openings", &file];
+    datagen(&out, "3", &flags);
+    // Games 0 and 2 start from the first opening, game 1 from the second:
+    // with no random plies, alpha-beta plays games 0 and 2 alike (and all
+    // their quiet positions are kept).
+    let by_game = |id: u64| -> Vec<String> {
+        std::fs::read_to_string(&out)
+            .expect("out")
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("json"))
+            .filter(|v| v["id"].as_u64() == Some(id))
+            .map(|v| format!("{} {} {}", v["fen"], v["score"], v["ply"]))
+            .collect()
+    };
+    assert!(!by_game(0).is_empty());
+    assert_eq!(by_game(0), by_game(2));
+    assert_ne!(by_game(0), by_game(1));
+    for (bad, expected) in [
+        ("random:4".to_owned(), "expected file=PATH"),
+        (format!("file={}", temp_file("no-such-file").display()), "no-such-file"),
+    ] {
+        let run =
+            igroteka(&datagen_args(&temp_file("bad-openings.jsonl"), "2", &["--openings", &bad]));
+        let stderr = stderr_of(&run);
+        assert!(!run.status.success(), "{bad}");
+        assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+        assert!(stderr.contains(expected), "{bad}: {stderr}");
+    }
+}

@@ -319,23 +319,7 @@ fn scan(
                     break;
                 };
                 let end = at + 4 + buf.len() as u64;
-                let samples = game
-                    .positions
-                    .into_iter()
-                    .map(|p| Sample {
-                        game: header.game.clone(),
-                        variant: header.variant.clone(),
-                        fen: p.fen,
-                        result: f64::from(p.half_points) / 2.0,
-                        side: Some(p.side),
-                        score: Some(p.score),
-                        depth: Some(p.depth),
-                        nodes: Some(p.nodes),
-                        ply: Some(p.ply),
-                        id: Some(game.id),
-                        run: Some(header.run.clone()),
-                    })
-                    .collect();
+                let samples = unpack(&header, game.id, game.positions);
                 each(GameBlock { id: Some(game.id), samples, start: at, end })?;
                 at = end;
             }
@@ -403,6 +387,48 @@ fn scan(
             }
             Ok(Scanned { format, header: None, whole: at, torn })
         }
+    }
+}
+
+/// The samples of a postcard frame's positions.
+fn unpack(header: &Header, id: u64, positions: Vec<Packed>) -> Vec<Sample> {
+    positions
+        .into_iter()
+        .map(|p| Sample {
+            game: header.game.clone(),
+            variant: header.variant.clone(),
+            fen: p.fen,
+            result: f64::from(p.half_points) / 2.0,
+            side: Some(p.side),
+            score: Some(p.score),
+            depth: Some(p.depth),
+            nodes: Some(p.nodes),
+            ply: Some(p.ply),
+            id: Some(id),
+            run: Some(header.run.clone()),
+        })
+        .collect()
+}
+
+/// A game's bytes as `scan` found them (a postcard frame with its length,
+/// or JSON lines) read back as samples.
+fn decode_block(
+    format: Format,
+    header: Option<&Header>,
+    bytes: &[u8],
+) -> anyhow::Result<Vec<Sample>> {
+    match (format, header) {
+        (Format::Postcard, Some(header)) => {
+            let game: PackedGame = postcard::from_bytes(bytes.get(4..).unwrap_or_default())
+                .context("a game frame that no longer decodes")?;
+            Ok(unpack(header, game.id, game.positions))
+        }
+        _ => std::str::from_utf8(bytes)
+            .context("not UTF-8")?
+            .lines()
+            .filter(|line| !line.trim().is_empty())
+            .map(|line| super::tune::parse_json(line.trim(), "a position record"))
+            .collect(),
     }
 }
 
@@ -1024,10 +1050,16 @@ pub fn read_postcard(
     Ok(true)
 }
 
-/// `tune merge`: the games of every shard, each once, in game order.
+/// `tune merge`: the games of every shard, each once, in game order. A first
+/// pass checks every file and notes where each game is; the second copies
+/// the games in order (converting them if the output's format is not the
+/// file's), so a merge of millions of positions holds one game at a time.
 pub fn merge(args: &MergeArgs) -> anyhow::Result<()> {
-    let mut games: BTreeMap<u64, (usize, Vec<Sample>)> = BTreeMap::new();
+    // Game id -> (file, length of its bytes).
+    let mut games: BTreeMap<u64, (usize, u64)> = BTreeMap::new();
+    let mut sources: Vec<(BufReader<File>, Format, Option<Header>)> = Vec::new();
     let mut first: Option<(String, Format, Option<Header>)> = None;
+    let mut positions = 0usize;
     for (index, path) in args.files.iter().enumerate() {
         if path == &args.out {
             bail!("--out {} is also an input: write the merge elsewhere", path.display());
@@ -1036,6 +1068,7 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<()> {
             File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
         let format = sniff(&mut file)?.unwrap_or(Format::Jsonl);
         let mut run_of_file: Option<String> = None;
+        let mut first_start: Option<u64> = None;
         let scanned = scan(&mut file, path, |block| {
             let Some(id) = block.id else {
                 bail!("positions without a game id (written before tune datagen kept them)");
@@ -1061,7 +1094,9 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<()> {
                     args.files[*other].display()
                 );
             }
-            games.insert(id, (index, block.samples));
+            first_start.get_or_insert(block.start);
+            positions += block.samples.len();
+            games.insert(id, (index, block.end - block.start));
             Ok(())
         })?;
         if scanned.torn {
@@ -1082,27 +1117,56 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<()> {
             (None, Some(run)) => first = Some((run, format, scanned.header.clone())),
             _ => {}
         }
+        file.seek(SeekFrom::Start(first_start.unwrap_or(scanned.whole)))?;
+        sources.push((BufReader::new(file), format, scanned.header));
     }
     let Some((run, first_format, header)) = first else {
         bail!("no positions in {} file(s)", args.files.len());
     };
+    if games.is_empty() {
+        bail!("no positions in {} file(s)", args.files.len());
+    }
     let format = args.format.unwrap_or(first_format);
-    let (game, variant) = match games.values().next().and_then(|(_, s)| s.first()) {
-        Some(s) => (s.game.clone(), s.variant.clone()),
-        None => header.as_ref().map(|h| (h.game.clone(), h.variant.clone())).unwrap_or_default(),
-    };
     let temp = args.out.with_extension("merge-tmp");
+    let mut out = io::BufWriter::new(
+        File::create(&temp).with_context(|| format!("cannot write {}", temp.display()))?,
+    );
     let mut bytes = Vec::new();
-    if format == Format::Postcard {
-        let settings = header.map_or_else(|| format!("run {run}"), |h| h.settings);
-        bytes = header_bytes(&Header { game, variant, run, settings })?;
+    let mut encoded = Vec::new();
+    for (&id, &(source, len)) in &games {
+        let (reader, source_format, source_header) = &mut sources[source];
+        bytes.resize(usize::try_from(len)?, 0);
+        reader
+            .read_exact(&mut bytes)
+            .with_context(|| format!("{} changed while merging", args.files[source].display()))?;
+        let first_game = Some(&id) == games.keys().next();
+        if *source_format == format && !(first_game && format == Format::Postcard) {
+            out.write_all(&bytes)?;
+            continue;
+        }
+        let samples = decode_block(*source_format, source_header.as_ref(), &bytes)
+            .with_context(|| format!("{} game {id}", args.files[source].display()))?;
+        if first_game && format == Format::Postcard {
+            let sample = samples.first();
+            let settings =
+                header.as_ref().map_or_else(|| format!("run {run}"), |h| h.settings.clone());
+            out.write_all(&header_bytes(&Header {
+                game: sample.map(|s| s.game.clone()).unwrap_or_default(),
+                variant: sample.map(|s| s.variant.clone()).unwrap_or_default(),
+                run: run.clone(),
+                settings,
+            })?)?;
+        }
+        if *source_format == format {
+            out.write_all(&bytes)?;
+        } else {
+            encoded.clear();
+            encode_game(format, id, &samples, &mut encoded)?;
+            out.write_all(&encoded)?;
+        }
     }
-    let mut positions = 0;
-    for (id, (_, samples)) in &games {
-        encode_game(format, *id, samples, &mut bytes)?;
-        positions += samples.len();
-    }
-    std::fs::write(&temp, &bytes).with_context(|| format!("cannot write {}", temp.display()))?;
+    out.flush()?;
+    drop(out);
     std::fs::rename(&temp, &args.out)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     writeln!(

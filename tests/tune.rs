@@ -5,7 +5,7 @@ use std::process::{Command, Output};
 
 use board_core::{Evaluate, Game, MAX_FEATURES, Rng, Valuation, dot};
 
-fn igroteka(args: &[&str]) -> Output {
+fn igroteka<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_igroteka")).args(args).output().expect("run igroteka")
 }
 
@@ -240,4 +240,253 @@ fn a_closed_stdout_is_no_panic() {
     ];
     assert_eq!(closed(&datagen).code(), Some(141));
     closed(&["tune", "fit", "--game", "focus", "--data", out_text]);
+}
+
+// ---- datagen at scale: shards, merge, resume, postcard ---------------------
+
+/// `tune datagen` on focus at depth 1, `games` games, with `extra` flags,
+/// into `out`; returns stderr, asserting success.
+fn datagen(out: &std::path::Path, games: &str, extra: &[&str]) -> String {
+    let run = igroteka(&datagen_args(out, games, extra));
+    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+    assert!(run.status.success(), "{extra:?}: {stderr}");
+    stderr
+}
+
+fn datagen_args(out: &std::path::Path, games: &str, extra: &[&str]) -> Vec<String> {
+    let base = ["tune", "datagen", "--game", "focus", "--games", games, "--max-plies", "30"];
+    let base = [&base[..], &["--max-swing", "100000", "--out", out.to_str().expect("utf-8")]];
+    base.concat().into_iter().chain(extra.iter().copied()).map(str::to_owned).collect()
+}
+
+/// The game ids of a JSON-lines file, one per line, each line checked: the
+/// fields datagen writes, the side to move's result, ply order in a game.
+fn ids_of(path: &std::path::Path) -> Vec<u64> {
+    let text = std::fs::read_to_string(path).expect("output");
+    let mut ids = Vec::new();
+    let mut last = (u64::MAX, 0);
+    for line in text.lines() {
+        let value: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        let id = value["id"].as_u64().expect("id");
+        let ply = value["ply"].as_u64().expect("ply");
+        assert!([1, 2].contains(&value["side"].as_u64().expect("side")), "{line}");
+        assert!(value["score"].is_i64() && value["nodes"].as_u64() > Some(0), "{line}");
+        assert_eq!(value["run"].as_str().map(str::len), Some(16), "{line}");
+        if id == last.0 {
+            assert!(ply > last.1, "plies of a game in order: {line}");
+        }
+        last = (id, ply);
+        ids.push(id);
+    }
+    ids
+}
+
+fn stderr_of(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn shards_merge_into_the_unsharded_run_in_either_format() {
+    let whole = temp_file("whole.jsonl");
+    datagen(&whole, "7", &["--depth", "1", "--concurrency", "2"]);
+    let ids = ids_of(&whole);
+    let mut distinct = ids.clone();
+    distinct.dedup();
+    assert_eq!(distinct, (0..7).collect::<Vec<_>>(), "every game, in order");
+    for format in ["jsonl", "postcard"] {
+        let shards: Vec<PathBuf> =
+            (1..=3).map(|i| temp_file(&format!("shard-{i}.{format}"))).collect();
+        for (i, shard) in shards.iter().enumerate() {
+            let slice = format!("{}/3", i + 1);
+            let flags = ["--depth", "1", "--concurrency", "1", "--shard", &slice];
+            datagen(shard, "7", &[&flags[..], &["--format", format]].concat());
+        }
+        let merged = temp_file(&format!("merged-from-{format}.jsonl"));
+        let mut args = vec!["tune", "merge", "--format", "jsonl", "--out"];
+        args.push(merged.to_str().expect("utf-8"));
+        // In any order.
+        args.extend(shards.iter().rev().map(|s| s.to_str().expect("utf-8")));
+        let run = igroteka(&args);
+        assert!(run.status.success(), "{}", stderr_of(&run));
+        assert_eq!(
+            std::fs::read_to_string(&merged).expect("merged"),
+            std::fs::read_to_string(&whole).expect("whole"),
+            "{format}: the shards' union is the unsharded run"
+        );
+    }
+    // The shard's games are its own: game k in shard k mod 3 + 1.
+    let ids = ids_of(&temp_file("shard-2.jsonl"));
+    assert!(!ids.is_empty() && ids.iter().all(|id| id % 3 == 1), "{ids:?}");
+}
+
+#[test]
+fn merge_refuses_a_game_twice_and_another_runs_positions() {
+    let (a, b) = (temp_file("m-a.jsonl"), temp_file("m-b.jsonl"));
+    datagen(&a, "4", &["--depth", "1", "--shard", "1/2"]);
+    datagen(&b, "4", &["--depth", "1", "--shard", "2/2", "--seed", "9"]);
+    let out = temp_file("m-out.jsonl");
+    let merge = |files: &[&PathBuf]| {
+        let mut args = vec!["tune", "merge", "--out", out.to_str().expect("utf-8")];
+        args.extend(files.iter().map(|f| f.to_str().expect("utf-8")));
+        igroteka(&args)
+    };
+    for (files, expected) in
+        [(vec![&a, &a], "game 0 is in"), (vec![&a, &b], "merge only the shards of one datagen run")]
+    {
+        let run = merge(&files);
+        let stderr = stderr_of(&run);
+        assert!(!run.status.success(), "{files:?}");
+        assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+        assert!(stderr.contains(expected), "{stderr}");
+    }
+    assert!(!out.exists(), "nothing written by a refused merge");
+}
+
+/// Kills `tune datagen` (SIGKILL) once `out` holds a game, then runs the same
+/// command again; `cut` bytes are cut off the end first (a write torn by the
+/// kill). The result equals `whole`, an uninterrupted run's.
+fn killed_and_resumed(format: &str, whole: &[u8], cut: u64) {
+    let out = temp_file(&format!("killed-{cut}.{format}"));
+    let flags = ["--depth", "1", "--concurrency", "1", "--format", format];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_igroteka"))
+        .args(datagen_args(&out, "4", &flags))
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("runs");
+    // The header of a postcard file (about 150 bytes) is written at the
+    // start; a game takes more than a kilobyte: wait for one.
+    let header = if format == "postcard" { 400 } else { 0 };
+    if format == "postcard" {
+        // A header cut short (killed at once) is written again.
+        std::fs::write(&out, &whole[..20]).expect("a torn header");
+    }
+    let started = std::time::Instant::now();
+    while std::fs::metadata(&out).map_or(0, |m| m.len()) <= header
+        && started.elapsed() < std::time::Duration::from_secs(60)
+    {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().expect("kill");
+    child.wait().expect("ends");
+    let len = std::fs::metadata(&out).expect("written").len();
+    assert!(len < whole.len() as u64, "the kill came before the end ({len} bytes)");
+    std::fs::File::options().write(true).open(&out).expect("open").set_len(len - cut).expect("cut");
+    let stderr = datagen(&out, "4", &flags);
+    assert_eq!(cut > 0, stderr.contains("cut short"), "{stderr}");
+    assert!(
+        std::fs::read(&out).expect("resumed") == whole,
+        "{format}, cut {cut}: resumed != whole"
+    );
+}
+
+#[test]
+fn a_killed_run_resumes_without_losing_or_repeating_a_game() {
+    for (format, cuts) in [("jsonl", &[0, 5][..]), ("postcard", &[3])] {
+        let whole = temp_file(&format!("uninterrupted.{format}"));
+        datagen(&whole, "4", &["--depth", "1", "--concurrency", "1", "--format", format]);
+        let whole = std::fs::read(&whole).expect("whole");
+        for &cut in cuts {
+            killed_and_resumed(format, &whole, cut);
+        }
+    }
+}
+
+#[test]
+fn an_output_in_use_or_of_another_run_is_refused() {
+    let out = temp_file("in-use.jsonl");
+    let file = std::fs::File::create(&out).expect("create");
+    file.try_lock().expect("lock");
+    let run = igroteka(&datagen_args(&out, "2", &["--depth", "1"]));
+    let stderr = stderr_of(&run);
+    assert!(!run.status.success() && stderr.contains("in use by another run"), "{stderr}");
+    drop(file);
+    datagen(&out, "2", &["--depth", "1"]);
+    for (flags, expected) in [
+        (&["--depth", "2"][..], "another datagen run"),
+        (&["--depth", "1", "--shard", "2/2"], "not one of shard 2/2's"),
+        (&["--depth", "1", "--format", "postcard"], "give --format jsonl"),
+    ] {
+        let run = igroteka(&datagen_args(&out, "2", flags));
+        let stderr = stderr_of(&run);
+        assert!(!run.status.success(), "{flags:?}");
+        assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+        assert!(stderr.contains(expected), "{flags:?}: {stderr}");
+    }
+}
+
+#[test]
+fn fit_reads_postcard_as_it_reads_json_lines_and_refuses_a_cut_file() {
+    let (json, binary) = (temp_file("fit.jsonl"), temp_file("fit.postcard"));
+    datagen(&json, "4", &["--depth", "1"]);
+    datagen(&binary, "4", &["--depth", "1", "--format", "postcard"]);
+    let (json_len, binary_len) = (
+        std::fs::metadata(&json).expect("json").len(),
+        std::fs::metadata(&binary).expect("postcard").len(),
+    );
+    assert!(binary_len * 2 < json_len, "postcard {binary_len} bytes, JSON {json_len}");
+    let fit = |path: &PathBuf| {
+        let args = ["tune", "fit", "--game", "focus", "--iterations", "3", "--data"];
+        igroteka(&[&args[..], &[path.to_str().expect("utf-8")]].concat())
+    };
+    let (a, b) = (fit(&json), fit(&binary));
+    assert!(a.status.success(), "{}", stderr_of(&a));
+    // The last line names the command (the file), the others are the fit's.
+    let lines = |o: &Output| {
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        text.lines().filter(|l| !l.starts_with("//")).map(str::to_owned).collect::<Vec<_>>()
+    };
+    assert_eq!(lines(&a), lines(&b));
+    let len = binary_len - 2;
+    std::fs::File::options().write(true).open(&binary).expect("open").set_len(len).expect("cut");
+    let cut = fit(&binary);
+    let stderr = stderr_of(&cut);
+    assert!(!cut.status.success() && stderr.contains("cut short"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn file_openings_are_used_in_turn() {
+    let seed_run = temp_file("openings-source.jsonl");
+    datagen(&seed_run, "1", &["--depth", "1"]);
+    let text = std::fs::read_to_string(&seed_run).expect("positions");
+    let fens: Vec<String> = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("json")["fen"].to_string())
+        .map(|quoted| quoted.trim_matches('"').to_owned())
+        .take(2)
+        .collect();
+    assert_eq!(fens.len(), 2, "{text}");
+    let openings = temp_file("openings.txt");
+    std::fs::write(&openings, format!("# two positions\n{}\n\n{}\n", fens[0], fens[1]))
+        .expect("write");
+    let file = format!("file={}", openings.display());
+    let out = temp_file("from-openings.jsonl");
+    let flags = ["--depth", "1", "--random-plies", "0", "--per-game", "1000", "--openings", &file];
+    datagen(&out, "3", &flags);
+    // Games 0 and 2 start from the first opening, game 1 from the second:
+    // with no random plies, alpha-beta plays games 0 and 2 alike (and all
+    // their quiet positions are kept).
+    let by_game = |id: u64| -> Vec<String> {
+        std::fs::read_to_string(&out)
+            .expect("out")
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("json"))
+            .filter(|v| v["id"].as_u64() == Some(id))
+            .map(|v| format!("{} {} {}", v["fen"], v["score"], v["ply"]))
+            .collect()
+    };
+    assert!(!by_game(0).is_empty());
+    assert_eq!(by_game(0), by_game(2));
+    assert_ne!(by_game(0), by_game(1));
+    for (bad, expected) in [
+        ("random:4".to_owned(), "expected file=PATH"),
+        (format!("file={}", temp_file("no-such-file").display()), "no-such-file"),
+    ] {
+        let run =
+            igroteka(&datagen_args(&temp_file("bad-openings.jsonl"), "2", &["--openings", &bad]));
+        let stderr = stderr_of(&run);
+        assert!(!run.status.success(), "{bad}");
+        assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+        assert!(stderr.contains(expected), "{bad}: {stderr}");
+    }
 }

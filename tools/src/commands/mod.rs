@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod datagen;
 pub mod engine;
 pub mod engine_args;
 pub mod generate;

@@ -1,23 +1,23 @@
 //! `igroteka tune`: evaluation weights fitted to game results (docs/tuning.md).
 //!
 //! `datagen` plays games (or reads arena records) and writes quiet positions
-//! with the game's result as JSON lines; `fit` fits the weights of the game's
+//! with the game's result as JSON lines or postcard (see the `datagen`
+//! module; `merge` joins its shards); `fit` fits the weights of the game's
 //! evaluation to them, Texel-style: the scale `K` of `sigmoid(eval / K)` first,
 //! then the weights by local search, minimising the mean squared error between
 //! `sigmoid(eval / K)` and the result.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use arena::{GameRecord, Termination};
-use board_core::{Outcome, Player, Rng, Valuation, dot};
+use board_core::{Valuation, dot};
 use clap::{Args, Subcommand};
-use search::{EngineKind, GameEntry, Limits, Memory, Score, SearchGame, Think};
-use serde::{Deserialize, Serialize};
+use search::GameEntry;
 
-use crate::position::{base_position, play_all};
+pub use super::datagen::Sample;
+use super::datagen::{self, DatagenArgs, MergeArgs};
 
 /// `igroteka tune datagen ...` or `igroteka tune fit ...`.
 #[derive(Args, Debug)]
@@ -28,52 +28,13 @@ pub struct TuneArgs {
 
 #[derive(Subcommand, Debug)]
 enum TuneStep {
-    /// Write quiet positions with their game's result (JSON lines).
+    /// Write quiet positions with their game's result and search score
+    /// (JSON lines or postcard; resumable, shardable).
     Datagen(DatagenArgs),
     /// Fit the evaluation's weights to the positions of `datagen`.
     Fit(FitArgs),
-}
-
-/// The flags of `tune datagen`.
-#[derive(Args, Debug)]
-pub struct DatagenArgs {
-    /// The game.
-    #[arg(long, short)]
-    game: String,
-    /// The variant (default: the game's first).
-    #[arg(long)]
-    variant: Option<String>,
-    /// Self-play games to play.
-    #[arg(long, default_value_t = 200)]
-    games: u32,
-    /// Read the games from arena records (JSONL) instead of playing them.
-    #[arg(long, value_name = "FILE")]
-    from_arena: Option<PathBuf>,
-    /// Where to write the positions.
-    #[arg(long)]
-    out: PathBuf,
-    /// Alpha-beta depth of the self-play moves and of the quietness check.
-    #[arg(long, default_value_t = 2)]
-    depth: u32,
-    /// Alpha-beta node limit instead of a depth.
-    #[arg(long, conflicts_with = "depth")]
-    nodes: Option<u64>,
-    /// Seed of the random opening plies and of the sampling.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Random plies that open each self-play game (not sampled).
-    #[arg(long, default_value_t = 8)]
-    random_plies: u32,
-    /// Positions sampled per game at most.
-    #[arg(long, default_value_t = 16)]
-    per_game: usize,
-    /// A position is quiet when the search's value differs from the static
-    /// evaluation by at most this much.
-    #[arg(long, default_value_t = 150)]
-    max_swing: i32,
-    /// Ply cap of a self-play game (default: the game's own).
-    #[arg(long)]
-    max_plies: Option<u32>,
+    /// Concatenate the files of `datagen` shards, each game once.
+    Merge(MergeArgs),
 }
 
 /// The flags of `tune fit`.
@@ -97,25 +58,11 @@ pub struct FitArgs {
     freeze: Vec<String>,
 }
 
-/// One sampled position: `result` is the game's result for the side to move
-/// in `fen` (1 won, 0.5 drawn, 0 lost).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Sample {
-    /// The game's name.
-    pub game: String,
-    /// Its variant.
-    pub variant: String,
-    /// The position text.
-    pub fen: String,
-    /// The result for the side to move.
-    pub result: f64,
-}
-
 pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
     match &args.step {
-        TuneStep::Datagen(args) => datagen(args),
+        TuneStep::Datagen(args) => datagen::datagen(args),
         TuneStep::Fit(args) => fit_command(args),
+        TuneStep::Merge(args) => datagen::merge(args),
     }
 }
 
@@ -123,7 +70,7 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
 /// most), calling `each` with the 1-based line number and the trimmed line;
 /// blank lines are skipped. An over-long line, invalid UTF-8 or an error of
 /// `each` stops the reading with an error naming the line.
-fn for_each_line(
+pub(crate) fn for_each_line(
     reader: impl BufRead,
     name: &Path,
     mut each: impl FnMut(usize, &str) -> anyhow::Result<()>,
@@ -140,7 +87,10 @@ fn for_each_line(
 
 /// One JSON record of type `T` from a line; the error gives serde's reason
 /// and the column.
-fn parse_json<T: serde::de::DeserializeOwned>(line: &str, what: &str) -> anyhow::Result<T> {
+pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(
+    line: &str,
+    what: &str,
+) -> anyhow::Result<T> {
     serde_json::from_str(line).map_err(|e| {
         let text = e.to_string();
         let reason = text.split(" at line ").next().unwrap_or(&text);
@@ -148,193 +98,8 @@ fn parse_json<T: serde::de::DeserializeOwned>(line: &str, what: &str) -> anyhow:
     })
 }
 
-fn open(path: &Path) -> anyhow::Result<BufReader<File>> {
+pub(crate) fn open(path: &Path) -> anyhow::Result<BufReader<File>> {
     Ok(BufReader::new(File::open(path).with_context(|| format!("cannot open {}", path.display()))?))
-}
-
-// ---- datagen ------------------------------------------------------------
-
-/// Positions of one game worth sampling, with the side to move in each.
-struct GamePositions {
-    quiet: Vec<(String, Player)>,
-    /// The first player's points (1, ½, 0).
-    first_points: f64,
-}
-
-fn datagen(args: &DatagenArgs) -> anyhow::Result<()> {
-    let entry = games::find(&args.game)?;
-    let variant =
-        entry.start(args.variant.as_deref().unwrap_or(entry.default_variant()))?.variant();
-    let limits = match args.nodes {
-        Some(nodes) => Limits::nodes(nodes),
-        None => Limits::depth(args.depth),
-    };
-    let think = Think {
-        engine: EngineKind::AlphaBeta,
-        limits,
-        seed: args.seed,
-        hash_mb: 16,
-        use_table: false,
-        ..Think::default()
-    };
-    let mut out = BufWriter::new(
-        File::create(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?,
-    );
-    let mut rng = Rng::new(args.seed);
-    let mut written = 0usize;
-    let mut games = 0u32;
-    let mut write_game = |game: GamePositions, rng: &mut Rng| -> anyhow::Result<()> {
-        let mut quiet = game.quiet;
-        // A partial Fisher-Yates shuffle picks `per_game` positions at random.
-        let take = quiet.len().min(args.per_game);
-        for i in 0..take {
-            let j = i + rng.below(quiet.len() - i);
-            quiet.swap(i, j);
-        }
-        for (fen, side) in quiet.into_iter().take(take) {
-            let result =
-                if side == Player::First { game.first_points } else { 1.0 - game.first_points };
-            let sample =
-                Sample { game: entry.name.to_owned(), variant: variant.to_owned(), fen, result };
-            serde_json::to_writer(&mut out, &sample)?;
-            out.write_all(b"\n")?;
-            written += 1;
-        }
-        games += 1;
-        eprint!("\rgames {games} positions {written}");
-        Ok(())
-    };
-    let mut memory = Memory::default();
-    match &args.from_arena {
-        Some(path) => for_each_line(open(path)?, path, |_, line| {
-            let record: GameRecord = parse_json(line, "an arena game record")?;
-            if !record.game.eq_ignore_ascii_case(entry.name) {
-                bail!("a game of {}, not {}", record.game, entry.name);
-            }
-            if let Some(game) = arena_positions(entry, &record, &think, &mut memory, args)? {
-                write_game(game, &mut rng)?;
-            }
-            Ok(())
-        })?,
-        None => {
-            if args.max_plies == Some(0) {
-                eprintln!("warning: {}", arena::no_cap_warning(entry));
-            }
-            if args.random_plies == 0 && args.games > 1 {
-                eprintln!(
-                    "warning: --random-plies 0: alpha-beta at a fixed depth or node count \
-                     plays the same game every time, so all {} games are one",
-                    args.games
-                );
-            }
-            for _ in 0..args.games {
-                let game = self_play(entry, variant, &think, &mut memory, &mut rng, args)?;
-                write_game(game, &mut rng)?;
-            }
-        }
-    }
-    eprintln!();
-    out.flush()?;
-    // A closed stdout (`| head`) is an error to return, not a panic.
-    writeln!(
-        io::stdout(),
-        "wrote {written} positions from {games} games to {}",
-        args.out.display()
-    )?;
-    Ok(())
-}
-
-/// The first player's points of `outcome`.
-fn first_points(outcome: &Outcome) -> f64 {
-    match outcome.winner {
-        Some(Player::First) => 1.0,
-        Some(Player::Second) => 0.0,
-        None => 0.5,
-    }
-}
-
-/// Whether `pos` is quiet: valued by its features, and a search finds about
-/// the same value as the static evaluation. Returns the searched move too.
-fn search_quiet(
-    pos: &dyn SearchGame,
-    think: &Think,
-    memory: &mut Memory,
-    max_swing: i32,
-) -> (Option<String>, bool) {
-    memory.clear();
-    let (best, info) =
-        pos.think(think, memory, &std::sync::atomic::AtomicBool::new(false), &mut |_| {});
-    let mut features = Vec::new();
-    let quiet = match (pos.eval_features(&mut features), info.score) {
-        (Valuation::Weighted, Score::Cp(searched)) => {
-            let (_, weights) = pos.evaluation_terms();
-            (searched - dot(weights, &features)).abs() <= max_swing
-        }
-        _ => false,
-    };
-    (best, quiet)
-}
-
-/// One self-play game of alpha-beta against itself after random opening plies.
-fn self_play(
-    entry: &GameEntry,
-    variant: &str,
-    think: &Think,
-    memory: &mut Memory,
-    rng: &mut Rng,
-    args: &DatagenArgs,
-) -> anyhow::Result<GamePositions> {
-    let cap = args.max_plies.unwrap_or(entry.default_max_plies);
-    let mut game = board_core::GameRecord::new(entry.start(variant)?, cap);
-    let mut quiet = Vec::new();
-    while game.outcome().is_none() {
-        let pos = game.position();
-        if game.moves().len() < args.random_plies as usize {
-            let mut next = pos.clone_search();
-            let Some(mv) = next.play_random(rng) else { break };
-            game.play(&mv)?;
-            continue;
-        }
-        let mut think = think.clone();
-        think.limits.plies_left = game.plies_left();
-        let (best, is_quiet) = search_quiet(pos, &think, memory, args.max_swing);
-        if is_quiet {
-            quiet.push((pos.position_text(), pos.side_to_move()));
-        }
-        let Some(best) = best else { bail!("alpha-beta found no move in an unfinished game") };
-        game.play(&best)?;
-    }
-    let outcome = match game.outcome() {
-        Some(outcome) => outcome,
-        None => unreachable!("the loop ends at the end"),
-    };
-    Ok(GamePositions { quiet, first_points: first_points(&outcome) })
-}
-
-/// The quiet positions after the opening of an arena game; `None` for games
-/// an engine lost by a fault (their result says nothing of the position).
-fn arena_positions(
-    entry: &GameEntry,
-    record: &GameRecord,
-    think: &Think,
-    memory: &mut Memory,
-    args: &DatagenArgs,
-) -> anyhow::Result<Option<GamePositions>> {
-    if !matches!(record.termination, Termination::Normal | Termination::MaxPlies) {
-        return Ok(None);
-    }
-    let mut pos = base_position(entry, Some(&record.variant), record.fen.as_deref())?;
-    let opening = (record.opening_plies as usize).min(record.moves.len());
-    let moves: Vec<&str> = record.moves.iter().map(String::as_str).collect();
-    play_all(pos.as_mut(), &moves[..opening])?;
-    let mut quiet = Vec::new();
-    for (i, mv) in moves[opening..].iter().enumerate() {
-        if search_quiet(pos.as_ref(), think, memory, args.max_swing).1 {
-            quiet.push((pos.position_text(), pos.side_to_move()));
-        }
-        pos.play_move_text(mv).with_context(|| format!("move {} ({mv})", opening + i + 1))?;
-    }
-    Ok(Some(GamePositions { quiet, first_points: record.p1_points() }))
 }
 
 // ---- fit ----------------------------------------------------------------
@@ -482,11 +247,7 @@ pub fn fit(data: &Dataset, start: &[i32], frozen: &[bool], passes: u32) -> Fit {
 
 /// Reads the samples of `entry`'s game into feature rows; positions with a
 /// fixed value are counted, not kept.
-fn read_samples(
-    entry: &GameEntry,
-    reader: impl BufRead,
-    name: &Path,
-) -> anyhow::Result<(Dataset, usize)> {
+fn read_samples(entry: &GameEntry, name: &Path) -> anyhow::Result<(Dataset, usize)> {
     let probe = entry.start(entry.default_variant())?;
     let width = probe.evaluation_terms().0.len();
     if width == 0 {
@@ -495,8 +256,7 @@ fn read_samples(
     let mut data = Dataset::new(width);
     let mut fixed = 0;
     let mut features = Vec::new();
-    for_each_line(reader, name, |_, line| {
-        let sample: Sample = parse_json(line, "a position record")?;
+    let mut add = |sample: &Sample| -> anyhow::Result<()> {
         if !sample.game.eq_ignore_ascii_case(entry.name) {
             bail!("a position of {}, not {}", sample.game, entry.name);
         }
@@ -509,13 +269,16 @@ fn read_samples(
             Valuation::Fixed(_) => fixed += 1,
         }
         Ok(())
-    })?;
+    };
+    if !datagen::read_postcard(name, &mut add)? {
+        for_each_line(open(name)?, name, |_, line| add(&parse_json(line, "a position record")?))?;
+    }
     Ok((data, fixed))
 }
 
 fn fit_command(args: &FitArgs) -> anyhow::Result<()> {
     let entry = games::find(&args.game)?;
-    let (data, fixed) = read_samples(entry, open(&args.data)?, &args.data)?;
+    let (data, fixed) = read_samples(entry, &args.data)?;
     let rows = data.results.len();
     if rows < 5 {
         bail!("{}: {rows} positions with features, too few to fit", args.data.display());
@@ -560,6 +323,7 @@ fn fit_command(args: &FitArgs) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use board_core::Rng;
 
     /// Rows of random features with results drawn from known weights:
     /// `sigmoid(w·f / k)` exactly (`noisy` false) or a win/loss drawn with

@@ -67,6 +67,37 @@ fn a_small_round_robin_of_built_ins_completes_with_standings_and_records() {
         !games.contains("illegal") && !games.contains("disconnect"),
         "built-ins misbehaved: {games}"
     );
+    // `merge --json`: the same standings as one JSON object, with the rating
+    // list (or why there is none) of the three engines.
+    let (ok, json, err) = arena(&["merge", "--json", jsonl.to_str().expect("utf-8 path")]);
+    assert!(ok, "{err}");
+    let summary: serde_json::Value = serde_json::from_str(json.trim()).expect("one JSON object");
+    assert_eq!(summary["games"], 6, "{json}");
+    let points: std::collections::BTreeMap<String, f64> = summary["standings"]
+        .as_array()
+        .expect("standings")
+        .iter()
+        .map(|e| {
+            (e["name"].as_str().expect("name").to_owned(), e["points"].as_f64().expect("points"))
+        })
+        .collect();
+    assert_eq!(points, standings_points(&out), "{json}\n{out}");
+    let terminations: u64 = summary["terminations"]
+        .as_object()
+        .expect("terminations")
+        .values()
+        .filter_map(|v| v.as_u64())
+        .sum();
+    assert_eq!(terminations, 6, "{json}");
+    match summary["ratings"].as_array() {
+        Some(ratings) => {
+            assert_eq!(ratings.len(), 3, "{json}");
+            let sum: f64 = ratings.iter().map(|r| r["elo"].as_f64().expect("elo")).sum();
+            assert!(sum.abs() < 1e-6, "ratings average 0: {json}");
+            assert!(ratings.iter().all(|r| r["margin"].as_f64().expect("margin") > 0.0), "{json}");
+        }
+        None => assert!(summary["ratings_error"].as_str().is_some(), "{json}"),
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -278,6 +278,10 @@ pub struct MergeArgs {
     /// instead of refusing.
     #[arg(long)]
     pub partial: bool,
+    /// Print the standings as one JSON object (standings, the rating list of
+    /// more than two engines, terminations) instead of tables.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Runs `igroteka arena` (a tournament, or the `merge` subcommand); builds

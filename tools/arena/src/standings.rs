@@ -194,6 +194,68 @@ impl Standings {
         }
     }
 
+    /// The standings as one JSON object (what `arena merge --json` prints):
+    /// `games`, `terminations` (how many games ended each way), `standings`
+    /// (best first: `name`, `points`, `games`, `wins`, `draws`, `losses`,
+    /// `score`, and `elo`/`elo_margin` against the field when finite), and
+    /// for more than two engines either `ratings` (best first: `name`,
+    /// `elo`, `margin`, the maximum-likelihood list of [`ratings`](Self::ratings))
+    /// or `ratings_error` (why there are none); for two engines the
+    /// `pentanomial` counts of colour-swapped pairs, `[LL, LD, DD/WL, WD, WW]`.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::{Value, json};
+        let finite = |x: f64| if x.is_finite() { json!(x) } else { Value::Null };
+        let standings: Vec<Value> = self
+            .ranking()
+            .into_iter()
+            .map(|i| {
+                let t = &self.totals[i];
+                let mut entry = json!({
+                    "name": self.names[i],
+                    "points": t.points(),
+                    "games": t.games(),
+                    "wins": t.wins,
+                    "draws": t.draws,
+                    "losses": t.losses,
+                    "score": t.score(),
+                });
+                if let Some(elo) = t.elo().filter(|e| e.diff.is_finite()) {
+                    entry["elo"] = finite(elo.diff);
+                    entry["elo_margin"] = finite(elo.margin());
+                }
+                entry
+            })
+            .collect();
+        let mut out = json!({
+            "games": self.games,
+            "terminations": self.terminations,
+            "standings": standings,
+        });
+        if self.names.len() > 2 {
+            match self.ratings() {
+                Ok(ratings) => {
+                    let mut order: Vec<usize> = (0..ratings.len()).collect();
+                    order.sort_by(|&a, &b| ratings[b].elo.total_cmp(&ratings[a].elo));
+                    out["ratings"] = order
+                        .into_iter()
+                        .map(|i| {
+                            json!({
+                                "name": self.names[i],
+                                "elo": ratings[i].elo,
+                                "margin": ratings[i].margin,
+                            })
+                        })
+                        .collect();
+                }
+                Err(none) => out["ratings_error"] = json!(none.to_string()),
+            }
+        }
+        if let Some(penta) = &self.pentanomial {
+            out["pentanomial"] = json!(penta.0);
+        }
+        out
+    }
+
     /// The maximum-likelihood ratings (see [`ml_ratings`]), one per engine
     /// in [`names`](Self::names) order.
     ///

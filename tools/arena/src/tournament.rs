@@ -788,7 +788,12 @@ pub fn merge(games: &[GameEntry], args: &MergeArgs) -> Result<()> {
         }
         eprintln!("warning: {missing}: standings of the {} games there are", records.len());
     }
-    writeln!(std::io::stdout(), "{}", Standings::new(&[], &records).report(None))?;
+    let standings = Standings::new(&[], &records);
+    if args.json {
+        writeln!(std::io::stdout(), "{}", standings.to_json())?;
+    } else {
+        writeln!(std::io::stdout(), "{}", standings.report(None))?;
+    }
     warn_repeated(&records);
     Ok(())
 }

@@ -137,3 +137,46 @@ fn the_documented_example_against_an_independent_computation() {
         close(rating.margin, margin, 1e-6);
     }
 }
+
+/// Standings of three engines from a `versus` table.
+fn standings(table: Vec<Vec<Wdl>>) -> arena::Standings {
+    let totals: Vec<Wdl> = table
+        .iter()
+        .map(|row| {
+            row.iter().fold(Wdl::default(), |sum, r| {
+                Wdl::new(sum.wins + r.wins, sum.draws + r.draws, sum.losses + r.losses)
+            })
+        })
+        .collect();
+    let games = totals.iter().map(Wdl::games).sum::<u32>() / 2;
+    arena::Standings {
+        names: vec!["a".into(), "b".into(), "c".into()],
+        totals,
+        versus: table,
+        pentanomial: None,
+        terminations: Default::default(),
+        games,
+    }
+}
+
+#[test]
+fn the_json_summary_lists_the_ratings_best_first_or_says_why_there_are_none() {
+    // c beats b beats a: the list is c, b, a, with ml_ratings' numbers.
+    let table = versus(3, &[(2, 1, 12, 6, 6), (1, 0, 12, 6, 6), (2, 0, 16, 6, 2)]);
+    let ratings = ml_ratings(&table).unwrap();
+    let json = standings(table).to_json();
+    let listed = json["ratings"].as_array().expect("ratings");
+    let names: Vec<&str> = listed.iter().map(|r| r["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["c", "b", "a"], "{json}");
+    close(listed[0]["elo"].as_f64().unwrap(), ratings[2].elo, 1e-9);
+    close(listed[2]["margin"].as_f64().unwrap(), ratings[0].margin, 1e-9);
+    assert_eq!(json["standings"][0]["name"], "c", "{json}");
+    assert_eq!(json["games"], 72, "{json}");
+    assert!(json.get("ratings_error").is_none(), "{json}");
+
+    // An engine that won every game: no list, the reason instead.
+    let table = versus(3, &[(0, 1, 4, 0, 0), (0, 2, 3, 0, 0), (1, 2, 2, 2, 2)]);
+    let json = standings(table).to_json();
+    assert!(json.get("ratings").is_none(), "{json}");
+    assert!(json["ratings_error"].as_str().unwrap().starts_with("no finite ratings"), "{json}");
+}

@@ -2958,3 +2958,113 @@ fn appearance_themes_coordinates_zen_animation_and_sounds_are_chosen_by_keys_and
         assert_eq!(page.eval("window.tones").await, json!([990]), "told once");
     });
 }
+
+// ----- record import and download -----
+
+/// The import dialog opened from the record's section, `text` typed into
+/// it over what was there (real key input), and Load pressed.
+async fn import_record(page: &mut Page, text: &str) {
+    page.eval("document.querySelector('#record').closest('details').open = true").await;
+    page.click("#open-import").await;
+    page.wait("document.getElementById('import-dialog').open", "the import dialog").await;
+    page.click("#import-text").await;
+    page.eval("document.getElementById('import-text').select()").await;
+    page.call("Input.insertText", json!({ "text": text })).await;
+    page.click("#import-load").await;
+}
+
+const IMPORT_ERROR: &str = "(() => { const e = document.getElementById('import-error'); \
+    return e.hidden ? '' : e.innerText; })()";
+
+#[test]
+fn a_pasted_record_is_loaded_a_bad_one_is_named_and_a_download_reimports() {
+    let downloads = screenshot_dir().parent().expect("target/").join("downloads-import");
+    let _ = std::fs::remove_dir_all(&downloads);
+    std::fs::create_dir_all(&downloads).expect("a downloads folder");
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("import").await;
+        page.open(&server).await;
+
+        // A refused move: named with its number in the dialog, no game starts.
+        import_record(&mut page, "[Game \"otrazhenie\"]\n\n1. a1-a5 h8-h4 2. a5-a9 *").await;
+        page.wait(&format!("{IMPORT_ERROR} !== ''"), "the refusal").await;
+        let error = page.eval(IMPORT_ERROR).await;
+        assert!(error.as_str().is_some_and(|e| e.starts_with("move 3 (a5-a9) refused")), "{error}");
+        assert_eq!(page.phase().await, "idle");
+        page.screenshot_view(&screenshot_dir().join("import-refused.png")).await;
+        // Too long: refused by the page before it is sent.
+        page.eval("document.getElementById('import-text').value = '1. a1-a5 '.repeat(70000)").await;
+        page.click("#import-load").await;
+        let error = page.eval(IMPORT_ERROR).await;
+        assert!(error.as_str().is_some_and(|e| e.contains("longer than 512 KiB")), "{error}");
+
+        // A Cute Games PGN: no [Game] tag (the game chosen is meant), FEN
+        // "startpos", annotations and comments.
+        let cute = "[Event \"?\"]\n[FEN \"startpos\"]\n[White \"a\"]\n[Black \"b\"]\n\n\
+                    1. a1-a5 {+0.10/3} h8-h4?! 2. a5-a1 1/2-1/2\n";
+        page.eval("document.getElementById('game').value = 'otrazhenie'").await;
+        import_record(&mut page, cute).await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 3", "the moves")
+            .await;
+        assert_eq!(page.moves().await, ["a1-a5", "h8-h4", "a5-a1"]);
+        assert!(
+            !page.eval("document.getElementById('import-dialog').open").await.as_bool().unwrap()
+        );
+        // Browsed like any game: back to the first move by a click.
+        page.click("#moves [data-ply='1']").await;
+        page.wait("document.querySelector('#moves .viewed')?.dataset.ply === '1'", "ply 1").await;
+        page.screenshot_view(&screenshot_dir().join("import-loaded.png")).await;
+
+        // Downloaded as a file that reads back to the same game.
+        let session = std::mem::take(&mut page.session);
+        let params =
+            json!({"behavior": "allow", "downloadPath": downloads.to_str().expect("a path")});
+        page.call("Browser.setDownloadBehavior", params).await;
+        page.session = session;
+        page.click("#download-record").await;
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let file = loop {
+            let found = std::fs::read_dir(&downloads).expect("the folder").flatten().find(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                name.starts_with("igroteka-otrazhenie-") && name.ends_with(".pgn")
+            });
+            if let Some(entry) = found {
+                break entry.path();
+            }
+            assert!(Instant::now() < deadline, "no download in {}", downloads.display());
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        let saved = std::fs::read_to_string(&file).expect("the downloaded record");
+        let record = page.eval("document.getElementById('record').value").await;
+        assert_eq!(saved, format!("{}\n", record.as_str().unwrap_or_default()));
+        assert!(replay_record(&saved).starts_with("position "), "{saved}");
+
+        // A fresh game, then the file opened in the dialog: the same moves again.
+        page.new_game("otrazhenie", "standard", ["", ""], "1", 0, "").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 0", "a new game")
+            .await;
+        page.wait("document.body.dataset.phase === 'human'", "the new game").await;
+        page.eval("document.querySelector('#record').closest('details').open = true").await;
+        page.click("#open-import").await;
+        let document = page.call("DOM.getDocument", json!({})).await;
+        let input = page
+            .call(
+                "DOM.querySelector",
+                json!({"nodeId": document["root"]["nodeId"], "selector": "#import-file"}),
+            )
+            .await;
+        let files = json!({"files": [file.to_str().expect("a path")], "nodeId": input["nodeId"]});
+        page.call("DOM.setFileInputFiles", files).await;
+        page.wait(
+            "document.getElementById('import-text').value.includes('[Game \"otrazhenie\"]')",
+            "the file's text",
+        )
+        .await;
+        page.click("#import-load").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 3", "the moves")
+            .await;
+        assert_eq!(page.moves().await, ["a1-a5", "h8-h4", "a5-a1"]);
+    });
+    let _ = std::fs::remove_dir_all(&downloads);
+}

@@ -754,6 +754,7 @@ function render() {
   renderEval();
   $("position").value = position ? position.fen : "";
   $("record").value = recordText();
+  $("download-record").disabled = false;
   $("replay-hint").textContent = replayHint();
   renderStatus();
   renderCellInfo();
@@ -1916,6 +1917,87 @@ async function copy(text) {
 
 $("copy-record").onclick = () => copy($("record").value);
 $("copy-position").onclick = () => copy($("position").value);
+
+// ----- record import and download -----
+
+// The longest record the page sends to be read (the server's messages are
+// at most 1 MiB).
+const MAX_IMPORT_BYTES = 512 * 1024;
+
+function openImport() {
+  $("import-error").hidden = true;
+  $("import-dialog").showModal();
+  $("import-text").focus();
+}
+
+function refuseImport(text) {
+  $("import-error").textContent = text;
+  $("import-error").hidden = false;
+  $("import-load").disabled = false;
+}
+
+// The server reads the record by the game's own rules (this page knows no
+// game) and answers `imported` or `import_refused`.
+function sendImport() {
+  const text = $("import-text").value;
+  if (!text.trim()) return refuseImport("Paste a record first.");
+  if (new Blob([text]).size > MAX_IMPORT_BYTES) return refuseImport(`The record is longer than ${MAX_IMPORT_BYTES / 1024} KiB.`);
+  if (!ws || ws.readyState !== WebSocket.OPEN) return refuseImport("Not connected to the server: reload the page.");
+  $("import-error").hidden = true;
+  $("import-load").disabled = true;
+  send({ type: "import", text, game: settings?.game ?? ($("game").value || null) });
+}
+
+// A record read: loaded as a game of two people (no engines search), shown
+// at its end; its moves can be browsed, analysed or played on from.
+handlers.imported = (message) => {
+  $("import-load").disabled = false;
+  if ($("import-dialog").open) $("import-dialog").close();
+  startGame({
+    game: message.game,
+    variant: message.variant,
+    fen: message.fen,
+    moves: message.moves,
+    max_plies: message.max_plies,
+    sides: [{ engine: null, limit: null }, { engine: null, limit: null }],
+  });
+};
+
+handlers.import_refused = (message) => {
+  if (!$("import-dialog").open) $("import-dialog").showModal();
+  refuseImport(message.message);
+};
+
+// `igroteka-<game>-<date>.pgn`, the date of today.
+function recordFileName() {
+  const day = new Date().toISOString().slice(0, 10);
+  return `igroteka-${settings.game}-${day}.pgn`;
+}
+
+function downloadRecord() {
+  if (!settings || !state) return;
+  const url = URL.createObjectURL(new Blob([`${recordText()}\n`], { type: "application/x-chess-pgn" }));
+  const link = Object.assign(document.createElement("a"), { href: url, download: recordFileName() });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+$("open-import").onclick = openImport;
+$("cancel-import").onclick = () => $("import-dialog").close();
+$("import-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  sendImport();
+});
+$("import-file").onchange = async () => {
+  const file = $("import-file").files[0];
+  if (!file) return;
+  if (file.size > MAX_IMPORT_BYTES) return refuseImport(`${file.name} is longer than ${MAX_IMPORT_BYTES / 1024} KiB.`);
+  $("import-text").value = await file.text();
+  $("import-error").hidden = true;
+};
+$("download-record").onclick = downloadRecord;
 
 // Back to a page kept in the browser's cache: its connection is gone, so
 // load it afresh (the address resumes the game).

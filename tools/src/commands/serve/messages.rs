@@ -44,6 +44,15 @@ pub enum Request {
     },
     /// While paused: let the engine to move make one move.
     Step,
+    /// Read a pasted game record: answered by [`Notice::Imported`] or
+    /// [`Notice::ImportRefused`] (the game on the board goes on either way).
+    Import {
+        /// The record.
+        text: String,
+        /// The game when the record has no `[Game]` tag.
+        #[serde(default)]
+        game: Option<String>,
+    },
 }
 
 /// The settings of a game.
@@ -185,6 +194,14 @@ pub enum Notice {
         fen: String,
         /// `query pieces`.
         pieces: Value,
+    },
+    /// A record read by [`Request::Import`]: the page starts it with
+    /// a `new` request.
+    Imported(super::import::Imported),
+    /// A record [`Request::Import`] could not read, and why (one line).
+    ImportRefused {
+        /// What was wrong, and where.
+        message: String,
     },
 }
 

@@ -3,6 +3,7 @@
 //! owns their lifetimes, knowing no game (see [`session`]).
 
 mod engine;
+mod import;
 mod messages;
 mod session;
 

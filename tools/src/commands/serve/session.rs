@@ -267,6 +267,14 @@ impl Session {
             Request::Resign { side } => self.resign(side).await,
             Request::Pace { paused, delay_ms } => self.pace(paused, delay_ms).await,
             Request::Step => self.step().await,
+            Request::Import { text, game } => {
+                let notice = match super::import::read_record(&text, game.as_deref()) {
+                    Ok(record) => Notice::Imported(record),
+                    Err(message) => Notice::ImportRefused { message },
+                };
+                let _ = send(&mut self.ws, &notice).await;
+                Ok(())
+            }
         }
     }
 

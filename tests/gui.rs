@@ -3068,3 +3068,89 @@ fn a_pasted_record_is_loaded_a_bad_one_is_named_and_a_download_reimports() {
     });
     let _ = std::fs::remove_dir_all(&downloads);
 }
+
+// ----- game review -----
+
+/// An Otrazhenie game where Black's h7-d7 (ply 4) leaves the checker to
+/// c1-c8xd7, which the engine sees at once (`cp 1162` for White after it, `cp
+/// 0` before it, at 100 ms).
+const BLUNDERED: &str =
+    "[Game \"otrazhenie\"]\n\n1. a1-c1 h8-h7 2. h1-h6 h7-d7 3. c1-c8xd7 a8-e8 *";
+
+/// The viewport point of ply `ply`'s place on the score graph.
+async fn graph_point(page: &mut Page, ply: usize) -> (f64, f64) {
+    let script = format!(
+        "(() => {{ const g = document.getElementById('graph'); g.scrollIntoView({{block: 'nearest'}}); \
+         const r = g.getBoundingClientRect(); const n = Math.max(1, state.moves.length); \
+         return [r.left + r.width * {ply} / n, r.top + r.height / 2]; }})()"
+    );
+    let point = page.eval(&script).await;
+    (point[0].as_f64().expect("x"), point[1].as_f64().expect("y"))
+}
+
+#[test]
+fn a_review_marks_the_blunder_with_the_better_move_and_the_graph_jumps_to_a_ply() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("review").await;
+        page.open(&server).await;
+        import_record(&mut page, BLUNDERED).await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 6", "the game").await;
+        page.click("#analysis-box summary").await;
+        page.eval("document.getElementById('review-time').value = '100'").await;
+        page.click("#review-start").await;
+        page.wait(
+            "document.getElementById('review-progress').innerText === 'Reviewed.'",
+            "the review",
+        )
+        .await;
+        let judged = page
+            .eval(
+                "[...document.querySelectorAll('#moves [data-judgement]')].map(e => \
+                 [Number(e.dataset.ply), e.dataset.judgement, e.querySelector('.glyph').innerText, e.title])",
+            )
+            .await;
+        let judged = judged.as_array().expect("a list").clone();
+        let last = judged.iter().find(|j| j[0] == json!(4)).unwrap_or_else(|| panic!("{judged:?}"));
+        assert_eq!((&last[1], &last[2]), (&json!("blunder"), &json!("??")), "{last}");
+        let title = last[3].as_str().unwrap_or_default();
+        let best = title.split("Best was ").nth(1).expect("a better move").trim_end_matches('.');
+        assert_ne!(best, "h7-d7");
+        // Every mark has its stroke on the graph; the summary counts Black's blunder.
+        let marks = page.eval("document.querySelectorAll('#graph .mark').length").await;
+        assert_eq!(marks, json!(judged.len()));
+        let black_blunders = judged
+            .iter()
+            .filter(|j| j[0].as_u64().is_some_and(|p| p % 2 == 0) && j[1] == json!("blunder"))
+            .count();
+        let summary = page.text("review-summary").await;
+        let words = if black_blunders == 1 {
+            "1 blunder,".to_owned()
+        } else {
+            format!("{black_blunders} blunders,")
+        };
+        assert!(summary.contains(&format!("Black: {words}")), "{summary}");
+
+        // The graph is clicked: that ply is shown, with the words on its move.
+        let (x, y) = graph_point(&mut page, 2).await;
+        page.click_at(x, y).await;
+        page.wait("document.querySelector('#moves .viewed')?.dataset.ply === '2'", "ply 2").await;
+        let (x, y) = graph_point(&mut page, 4).await;
+        page.click_at(x, y).await;
+        page.wait("document.querySelector('#moves .viewed')?.dataset.ply === '4'", "ply 4").await;
+        let note = page.text("review-note").await;
+        assert!(note.starts_with("4. h7-d7?? Blunder"), "{note}");
+        page.screenshot_view(&screenshot_dir().join("review.png")).await;
+
+        // A longer review is stopped by a click.
+        page.eval("document.getElementById('review-time').value = '1000'").await;
+        page.click("#review-start").await;
+        page.wait("!document.getElementById('review-stop').hidden", "the Stop button").await;
+        page.click("#review-stop").await;
+        page.wait(
+            "document.getElementById('review-progress').innerText === 'Review stopped.'",
+            "the stop",
+        )
+        .await;
+    });
+}

@@ -5,6 +5,7 @@
 mod engine;
 mod import;
 mod messages;
+mod review;
 mod session;
 
 use std::io::Write;

@@ -2988,6 +2988,8 @@ fn a_pasted_record_is_loaded_a_bad_one_is_named_and_a_download_reimports() {
 
         // A refused move: named with its number in the dialog, no game starts.
         import_record(&mut page, "[Game \"otrazhenie\"]\n\n1. a1-a5 h8-h4 2. a5-a9 *").await;
+        let abandon = page.eval("document.getElementById('import-abandon').hidden").await;
+        assert_eq!(abandon, json!(true), "no game runs");
         page.wait(&format!("{IMPORT_ERROR} !== ''"), "the refusal").await;
         let error = page.eval(IMPORT_ERROR).await;
         assert!(error.as_str().is_some_and(|e| e.starts_with("move 3 (a5-a9) refused")), "{error}");
@@ -3047,6 +3049,9 @@ fn a_pasted_record_is_loaded_a_bad_one_is_named_and_a_download_reimports() {
         page.wait("document.body.dataset.phase === 'human'", "the new game").await;
         page.eval("document.querySelector('#record').closest('details').open = true").await;
         page.click("#open-import").await;
+        // Loading it would end the game that runs: the dialog says so.
+        let abandon = page.eval("document.getElementById('import-abandon').hidden").await;
+        assert_eq!(abandon, json!(false));
         let document = page.call("DOM.getDocument", json!({})).await;
         let input = page
             .call(

@@ -1928,6 +1928,7 @@ const MAX_IMPORT_BYTES = 512 * 1024;
 
 function openImport() {
   $("import-error").hidden = true;
+  $("import-abandon").hidden = !gameRunning();
   $("import-dialog").showModal();
   $("import-text").focus();
 }

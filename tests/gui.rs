@@ -2958,3 +2958,204 @@ fn appearance_themes_coordinates_zen_animation_and_sounds_are_chosen_by_keys_and
         assert_eq!(page.eval("window.tones").await, json!([990]), "told once");
     });
 }
+
+// ----- record import and download -----
+
+/// The import dialog opened from the record's section, `text` typed into
+/// it over what was there (real key input), and Load pressed.
+async fn import_record(page: &mut Page, text: &str) {
+    page.eval("document.querySelector('#record').closest('details').open = true").await;
+    page.click("#open-import").await;
+    page.wait("document.getElementById('import-dialog').open", "the import dialog").await;
+    page.click("#import-text").await;
+    page.eval("document.getElementById('import-text').select()").await;
+    page.call("Input.insertText", json!({ "text": text })).await;
+    page.click("#import-load").await;
+}
+
+const IMPORT_ERROR: &str = "(() => { const e = document.getElementById('import-error'); \
+    return e.hidden ? '' : e.innerText; })()";
+
+#[test]
+fn a_pasted_record_is_loaded_a_bad_one_is_named_and_a_download_reimports() {
+    let downloads = screenshot_dir().parent().expect("target/").join("downloads-import");
+    let _ = std::fs::remove_dir_all(&downloads);
+    std::fs::create_dir_all(&downloads).expect("a downloads folder");
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("import").await;
+        page.open(&server).await;
+
+        // A refused move: named with its number in the dialog, no game starts.
+        import_record(&mut page, "[Game \"otrazhenie\"]\n\n1. a1-a5 h8-h4 2. a5-a9 *").await;
+        let abandon = page.eval("document.getElementById('import-abandon').hidden").await;
+        assert_eq!(abandon, json!(true), "no game runs");
+        page.wait(&format!("{IMPORT_ERROR} !== ''"), "the refusal").await;
+        let error = page.eval(IMPORT_ERROR).await;
+        assert!(error.as_str().is_some_and(|e| e.starts_with("move 3 (a5-a9) refused")), "{error}");
+        assert_eq!(page.phase().await, "idle");
+        page.screenshot_view(&screenshot_dir().join("import-refused.png")).await;
+        // Too long: refused by the page before it is sent.
+        page.eval("document.getElementById('import-text').value = '1. a1-a5 '.repeat(70000)").await;
+        page.click("#import-load").await;
+        let error = page.eval(IMPORT_ERROR).await;
+        assert!(error.as_str().is_some_and(|e| e.contains("longer than 512 KiB")), "{error}");
+
+        // A Cute Games PGN: no [Game] tag (the game chosen is meant), FEN
+        // "startpos", annotations and comments.
+        let cute = "[Event \"?\"]\n[FEN \"startpos\"]\n[White \"a\"]\n[Black \"b\"]\n\n\
+                    1. a1-a5 {+0.10/3} h8-h4?! 2. a5-a1 1/2-1/2\n";
+        page.eval("document.getElementById('game').value = 'otrazhenie'").await;
+        import_record(&mut page, cute).await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 3", "the moves")
+            .await;
+        assert_eq!(page.moves().await, ["a1-a5", "h8-h4", "a5-a1"]);
+        assert!(
+            !page.eval("document.getElementById('import-dialog').open").await.as_bool().unwrap()
+        );
+        // Browsed like any game: back to the first move by a click.
+        page.click("#moves [data-ply='1']").await;
+        page.wait("document.querySelector('#moves .viewed')?.dataset.ply === '1'", "ply 1").await;
+        page.screenshot_view(&screenshot_dir().join("import-loaded.png")).await;
+
+        // Downloaded as a file that reads back to the same game.
+        let session = std::mem::take(&mut page.session);
+        let params =
+            json!({"behavior": "allow", "downloadPath": downloads.to_str().expect("a path")});
+        page.call("Browser.setDownloadBehavior", params).await;
+        page.session = session;
+        page.click("#download-record").await;
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let file = loop {
+            let found = std::fs::read_dir(&downloads).expect("the folder").flatten().find(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                name.starts_with("igroteka-otrazhenie-") && name.ends_with(".pgn")
+            });
+            if let Some(entry) = found {
+                break entry.path();
+            }
+            assert!(Instant::now() < deadline, "no download in {}", downloads.display());
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        let saved = std::fs::read_to_string(&file).expect("the downloaded record");
+        let record = page.eval("document.getElementById('record').value").await;
+        assert_eq!(saved, format!("{}\n", record.as_str().unwrap_or_default()));
+        assert!(replay_record(&saved).starts_with("position "), "{saved}");
+
+        // A fresh game, then the file opened in the dialog: the same moves again.
+        page.new_game("otrazhenie", "standard", ["", ""], "1", 0, "").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 0", "a new game")
+            .await;
+        page.wait("document.body.dataset.phase === 'human'", "the new game").await;
+        page.eval("document.querySelector('#record').closest('details').open = true").await;
+        page.click("#open-import").await;
+        // Loading it would end the game that runs: the dialog says so.
+        let abandon = page.eval("document.getElementById('import-abandon').hidden").await;
+        assert_eq!(abandon, json!(false));
+        let document = page.call("DOM.getDocument", json!({})).await;
+        let input = page
+            .call(
+                "DOM.querySelector",
+                json!({"nodeId": document["root"]["nodeId"], "selector": "#import-file"}),
+            )
+            .await;
+        let files = json!({"files": [file.to_str().expect("a path")], "nodeId": input["nodeId"]});
+        page.call("DOM.setFileInputFiles", files).await;
+        page.wait(
+            "document.getElementById('import-text').value.includes('[Game \"otrazhenie\"]')",
+            "the file's text",
+        )
+        .await;
+        page.click("#import-load").await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 3", "the moves")
+            .await;
+        assert_eq!(page.moves().await, ["a1-a5", "h8-h4", "a5-a1"]);
+    });
+    let _ = std::fs::remove_dir_all(&downloads);
+}
+
+// ----- game review -----
+
+/// An Otrazhenie game where Black's h7-d7 (ply 4) leaves the checker to
+/// c1-c8xd7, which the engine sees at once (`cp 1162` for White after it, `cp
+/// 0` before it, at 100 ms).
+const BLUNDERED: &str =
+    "[Game \"otrazhenie\"]\n\n1. a1-c1 h8-h7 2. h1-h6 h7-d7 3. c1-c8xd7 a8-e8 *";
+
+/// The viewport point of ply `ply`'s place on the score graph.
+async fn graph_point(page: &mut Page, ply: usize) -> (f64, f64) {
+    let script = format!(
+        "(() => {{ const g = document.getElementById('graph'); g.scrollIntoView({{block: 'nearest'}}); \
+         const r = g.getBoundingClientRect(); const n = Math.max(1, state.moves.length); \
+         return [r.left + r.width * {ply} / n, r.top + r.height / 2]; }})()"
+    );
+    let point = page.eval(&script).await;
+    (point[0].as_f64().expect("x"), point[1].as_f64().expect("y"))
+}
+
+#[test]
+fn a_review_marks_the_blunder_with_the_better_move_and_the_graph_jumps_to_a_ply() {
+    run(async {
+        let server = Server::start(&[]);
+        let (_browser, mut page) = launch("review").await;
+        page.open(&server).await;
+        import_record(&mut page, BLUNDERED).await;
+        page.wait("document.querySelectorAll('#moves [data-move]').length === 6", "the game").await;
+        page.click("#analysis-box summary").await;
+        page.eval("document.getElementById('review-time').value = '100'").await;
+        page.click("#review-start").await;
+        page.wait(
+            "document.getElementById('review-progress').innerText === 'Reviewed.'",
+            "the review",
+        )
+        .await;
+        let judged = page
+            .eval(
+                "[...document.querySelectorAll('#moves [data-judgement]')].map(e => \
+                 [Number(e.dataset.ply), e.dataset.judgement, e.querySelector('.glyph').innerText, e.title])",
+            )
+            .await;
+        let judged = judged.as_array().expect("a list").clone();
+        let last = judged.iter().find(|j| j[0] == json!(4)).unwrap_or_else(|| panic!("{judged:?}"));
+        assert_eq!((&last[1], &last[2]), (&json!("blunder"), &json!("??")), "{last}");
+        let title = last[3].as_str().unwrap_or_default();
+        let best = title.split("Best was ").nth(1).expect("a better move").trim_end_matches('.');
+        assert_ne!(best, "h7-d7");
+        // Every mark has its stroke on the graph; the summary counts Black's blunder.
+        let marks = page.eval("document.querySelectorAll('#graph .mark').length").await;
+        assert_eq!(marks, json!(judged.len()));
+        let black_blunders = judged
+            .iter()
+            .filter(|j| j[0].as_u64().is_some_and(|p| p % 2 == 0) && j[1] == json!("blunder"))
+            .count();
+        let summary = page.text("review-summary").await;
+        let words = if black_blunders == 1 {
+            "1 blunder,".to_owned()
+        } else {
+            format!("{black_blunders} blunders,")
+        };
+        assert!(summary.contains(&format!("Black: {words}")), "{summary}");
+
+        // The graph is clicked: that ply is shown, with the words on its move.
+        let (x, y) = graph_point(&mut page, 2).await;
+        page.click_at(x, y).await;
+        page.wait("document.querySelector('#moves .viewed')?.dataset.ply === '2'", "ply 2").await;
+        let (x, y) = graph_point(&mut page, 4).await;
+        page.click_at(x, y).await;
+        page.wait("document.querySelector('#moves .viewed')?.dataset.ply === '4'", "ply 4").await;
+        let note = page.text("review-note").await;
+        assert!(note.starts_with("4. h7-d7?? Blunder"), "{note}");
+        page.screenshot_view(&screenshot_dir().join("review.png")).await;
+
+        // A longer review is stopped by a click.
+        page.eval("document.getElementById('review-time').value = '1000'").await;
+        page.click("#review-start").await;
+        page.wait("!document.getElementById('review-stop').hidden", "the Stop button").await;
+        page.click("#review-stop").await;
+        page.wait(
+            "document.getElementById('review-progress').innerText === 'Review stopped.'",
+            "the stop",
+        )
+        .await;
+    });
+}

@@ -972,3 +972,54 @@ async fn past_64_refusals_under_way_a_connection_is_just_closed() {
     let _ = refused[0].read_to_end(&mut first).await;
     assert!(first.starts_with(b"HTTP/1.1 503"), "{}", String::from_utf8_lossy(&first));
 }
+
+#[tokio::test]
+async fn a_record_is_read_by_the_rules_and_a_review_searches_every_position_then_ends() {
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    // A refused move is named; nothing starts.
+    let bad = "[Game \"otrazhenie\"]\n1. a1-a5 h8-h4 2. a5-a9";
+    send(&mut ws, json!({"type": "import", "text": bad})).await;
+    let refused = until(&mut ws, "import_refused").await;
+    let message = refused["message"].as_str().unwrap_or_default();
+    assert!(message.starts_with("move 3 (a5-a9) refused: "), "{refused}");
+    assert!(!message.contains('\n'), "one line: {message}");
+    // No [Game] tag: the game the page names.
+    let text = "[FEN \"startpos\"]\n1. a1-a5 {+0.1} h8-h4?! 2. a5-a1 *";
+    send(&mut ws, json!({"type": "import", "text": text, "game": "otrazhenie"})).await;
+    let imported = until(&mut ws, "imported").await;
+    assert_eq!(imported["moves"], json!(["a1-a5", "h8-h4", "a5-a1"]), "{imported}");
+    assert_eq!(
+        (&imported["game"], &imported["variant"]),
+        (&json!("otrazhenie"), &json!("standard"))
+    );
+
+    // Loaded as a game of two people: the referee alone.
+    let mut game = new_game("otrazhenie", side(None, Value::Null), side(None, Value::Null));
+    game["moves"] = imported["moves"].clone();
+    send(&mut ws, game).await;
+    until(&mut ws, "state").await;
+    server.wait_for_children(1);
+    send(&mut ws, json!({"type": "review", "movetime_ms": 20})).await;
+    for ply in 0..=3 {
+        let reviewed = until(&mut ws, "reviewed").await;
+        assert_eq!(reviewed["ply"], ply, "{reviewed}");
+        assert_eq!(reviewed["plies"], 3);
+        assert_eq!(reviewed["to_move"], if ply % 2 == 0 { 1 } else { 2 }, "{reviewed}");
+        assert!(reviewed["score"].as_str().is_some_and(|s| s.starts_with("cp ")), "{reviewed}");
+        assert!(reviewed["best"].is_string(), "{reviewed}");
+    }
+    let done = until(&mut ws, "review_done").await;
+    assert_eq!((&done["error"], &done["stopped"]), (&Value::Null, &json!(false)));
+    // Its engine has ended with it.
+    server.wait_for_children(1);
+
+    // A review stopped midway ends its engine too.
+    send(&mut ws, json!({"type": "review", "movetime_ms": 5000})).await;
+    server.wait_for_children(2);
+    send(&mut ws, json!({"type": "review_stop"})).await;
+    let done = until(&mut ws, "review_done").await;
+    assert_eq!(done["stopped"], true, "{done}");
+    server.wait_for_children(1);
+}

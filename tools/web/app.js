@@ -754,6 +754,7 @@ function render() {
   renderEval();
   $("position").value = position ? position.fen : "";
   $("record").value = recordText();
+  $("download-record").disabled = false;
   $("replay-hint").textContent = replayHint();
   renderStatus();
   renderCellInfo();
@@ -1510,6 +1511,7 @@ function renderMoves() {
     list.append(item);
   }
   $("live").hidden = viewPly === null;
+  markReview(list);
   const viewed = list.querySelector(".viewed");
   if (viewed) viewed.scrollIntoView({ block: "nearest" });
   else list.scrollTop = list.scrollHeight;
@@ -1657,6 +1659,7 @@ function drawGraph() {
     const x = (viewPly / n) * 300;
     el("line", { x1: x, y1: 0, x2: x, y2: 80, stroke: "#e76f51", "stroke-width": 1 }, graph);
   }
+  drawReviewMarks(graph, n);
   $("graph-top").textContent = `↑ ${playerName(1)} better`;
   $("graph-bottom").textContent = `↓ ${playerName(2)} better`;
 }
@@ -1916,6 +1919,247 @@ async function copy(text) {
 
 $("copy-record").onclick = () => copy($("record").value);
 $("copy-position").onclick = () => copy($("position").value);
+
+// ----- record import and download -----
+
+// The longest record the page sends to be read (the server's messages are
+// at most 1 MiB).
+const MAX_IMPORT_BYTES = 512 * 1024;
+
+function openImport() {
+  $("import-error").hidden = true;
+  $("import-abandon").hidden = !gameRunning();
+  $("import-dialog").showModal();
+  $("import-text").focus();
+}
+
+function refuseImport(text) {
+  $("import-error").textContent = text;
+  $("import-error").hidden = false;
+  $("import-load").disabled = false;
+}
+
+// The server reads the record by the game's own rules (this page knows no
+// game) and answers `imported` or `import_refused`.
+function sendImport() {
+  const text = $("import-text").value;
+  if (!text.trim()) return refuseImport("Paste a record first.");
+  if (new Blob([text]).size > MAX_IMPORT_BYTES) return refuseImport(`The record is longer than ${MAX_IMPORT_BYTES / 1024} KiB.`);
+  if (!ws || ws.readyState !== WebSocket.OPEN) return refuseImport("Not connected to the server: reload the page.");
+  $("import-error").hidden = true;
+  $("import-load").disabled = true;
+  send({ type: "import", text, game: settings?.game ?? ($("game").value || null) });
+}
+
+// A record read: loaded as a game of two people (no engines search), shown
+// at its end; its moves can be browsed, analysed or played on from.
+handlers.imported = (message) => {
+  $("import-load").disabled = false;
+  if ($("import-dialog").open) $("import-dialog").close();
+  startGame({
+    game: message.game,
+    variant: message.variant,
+    fen: message.fen,
+    moves: message.moves,
+    max_plies: message.max_plies,
+    sides: [{ engine: null, limit: null }, { engine: null, limit: null }],
+  });
+};
+
+handlers.import_refused = (message) => {
+  if (!$("import-dialog").open) $("import-dialog").showModal();
+  refuseImport(message.message);
+};
+
+// `igroteka-<game>-<date>.pgn`, the date of today.
+function recordFileName() {
+  const day = new Date().toISOString().slice(0, 10);
+  return `igroteka-${settings.game}-${day}.pgn`;
+}
+
+function downloadRecord() {
+  if (!settings || !state) return;
+  const url = URL.createObjectURL(new Blob([`${recordText()}\n`], { type: "application/x-chess-pgn" }));
+  const link = Object.assign(document.createElement("a"), { href: url, download: recordFileName() });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+$("open-import").onclick = openImport;
+$("cancel-import").onclick = () => $("import-dialog").close();
+$("import-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  sendImport();
+});
+$("import-file").onchange = async () => {
+  const file = $("import-file").files[0];
+  if (!file) return;
+  if (file.size > MAX_IMPORT_BYTES) return refuseImport(`${file.name} is longer than ${MAX_IMPORT_BYTES / 1024} KiB.`);
+  $("import-text").value = await file.text();
+  $("import-error").hidden = true;
+};
+$("download-record").onclick = downloadRecord;
+
+// ----- game review -----
+
+// One click searches every position of the game with an engine of the
+// server's (the referee's kind), a bounded time each, and judges each move
+// as lichess does: by the drop in the mover's winning chances,
+//   chances(cp) = 2 / (1 + exp(-0.00368208 * cp)) - 1   (from -1 to 1; a
+//   proven win or loss is 1 or -1),
+// between the position before the move and the one after it, both searched:
+// a drop of 0.1 or more is an inaccuracy (?!), 0.2 a mistake (?), 0.3 a
+// blunder (??), unless the move played is the engine's best.
+
+const JUDGEMENTS = [
+  { drop: 0.3, name: "blunder", names: "blunders", glyph: "??" },
+  { drop: 0.2, name: "mistake", names: "mistakes", glyph: "?" },
+  { drop: 0.1, name: "inaccuracy", names: "inaccuracies", glyph: "?!" },
+];
+let review = null; // { moves, results: ply -> { toMove, value, best }, running, error }
+
+function winningChances(value) {
+  if (Math.abs(value) >= 50000) return Math.sign(value);
+  return 2 / (1 + Math.exp(-0.00368208 * value)) - 1;
+}
+
+// Whether the review is of the game on the board (not of one since changed).
+function reviewCurrent() {
+  if (!review || !state) return false;
+  const n = review.moves.length;
+  return state.moves.length >= n && review.moves.every((m, i) => state.moves[i] === m);
+}
+
+// The judgement of move `ply` (1-based), if it is one: { name, glyph, drop, best, mover }.
+function judgement(ply) {
+  if (!reviewCurrent()) return null;
+  const before = review.results[ply - 1];
+  const after = review.results[ply];
+  if (!before || !after || before.value == null || after.value == null) return null;
+  if (before.best === review.moves[ply - 1]) return null;
+  const sign = before.toMove === 1 ? 1 : -1;
+  const drop = sign * (winningChances(before.value) - winningChances(after.value));
+  const found = JUDGEMENTS.find((j) => drop >= j.drop - 1e-9);
+  return found ? { ...found, drop, best: before.best, mover: before.toMove } : null;
+}
+
+function startReview() {
+  if (!state || !state.moves.length) return;
+  review = { moves: [...state.moves], results: [], running: true, error: null };
+  $("analysis-box").open = true;
+  send({ type: "review", movetime_ms: Number($("review-time").value) });
+  renderReview();
+  render();
+}
+
+handlers.reviewed = (message) => {
+  if (!review || !review.running) return;
+  const value = scoreValue(message.score);
+  const p1 = value === null ? null : message.to_move === 1 ? value : -value;
+  review.results[message.ply] = { toMove: message.to_move, value: p1, best: message.best };
+  if (p1 !== null && reviewCurrent()) evals[message.ply] = p1;
+  review.done = message.ply + 1;
+  if (state) render();
+};
+
+handlers.review_done = (message) => {
+  if (!review) return;
+  review.running = false;
+  review.error = message.error ?? null;
+  review.stopped = message.stopped;
+  if (state) render();
+};
+
+// The move list's marks: the glyph after the move, its words as the title.
+function markReview(list) {
+  renderReview();
+  if (!reviewCurrent()) return;
+  for (const span of list.querySelectorAll("[data-ply]")) {
+    const judged = judgement(Number(span.dataset.ply));
+    if (!judged) continue;
+    span.classList.add(judged.name);
+    span.dataset.judgement = judged.name;
+    span.append(Object.assign(document.createElement("span"), { className: "glyph", textContent: judged.glyph }));
+    span.title = judgementWords(judged);
+  }
+}
+
+function judgementWords(judged) {
+  const name = judged.name.charAt(0).toUpperCase() + judged.name.slice(1);
+  const best = judged.best ? ` Best was ${judged.best}.` : "";
+  return `${name} (winning chances −${judged.drop.toFixed(2)}).${best}`;
+}
+
+// The graph's marks: a dot of the judgement's colour at each judged move.
+function drawReviewMarks(graph, n) {
+  if (!reviewCurrent()) return;
+  for (let ply = 1; ply <= review.moves.length; ply++) {
+    const judged = judgement(ply);
+    if (!judged) continue;
+    // A dot on the curve: a line of no length with round ends, its stroke
+    // unscaled, stays round in the stretched graph.
+    const x = (ply / n) * 300;
+    const y = 40 - 38 * Math.tanh((evals[ply] ?? 0) / 700);
+    const dot = { x1: x, y1: y, x2: x, y2: y, class: `mark ${judged.name}`, "data-ply": ply };
+    el("line", { ...dot, "stroke-width": 9, "stroke-linecap": "round", "vector-effect": "non-scaling-stroke" }, graph);
+  }
+}
+
+// Progress, the summary per player, and the words on the move looked at.
+function renderReview() {
+  const has = !!state && state.moves.length > 0 && phase() !== "closed";
+  const running = !!review && review.running;
+  $("review-start").disabled = !has || running;
+  $("review-after").hidden = !has || running || reviewCurrent();
+  $("review-stop").hidden = !running;
+  let progress = "";
+  if (running) progress = `Reviewing… ${review.done ?? 0} of ${review.moves.length + 1} positions`;
+  else if (review?.error) progress = `The review stopped: ${review.error}`;
+  else if (review?.stopped) progress = "Review stopped.";
+  else if (reviewCurrent()) progress = "Reviewed.";
+  $("review-progress").textContent = progress;
+  const summary = $("review-summary");
+  summary.replaceChildren();
+  const current = reviewCurrent();
+  if (current && (!review.running || review.done > 1)) {
+    for (const n of [1, 2]) {
+      const counts = JUDGEMENTS.map((j) => {
+        let count = 0;
+        for (let ply = 1; ply <= review.moves.length; ply++) {
+          const judged = judgement(ply);
+          if (judged && judged.mover === n && judged.name === j.name) count++;
+        }
+        return `${count} ${count === 1 ? j.name : j.names}`;
+      });
+      summary.append(Object.assign(document.createElement("p"), { textContent: `${playerName(n)}: ${counts.join(", ")}` }));
+    }
+  }
+  const ply = viewPly ?? (state ? state.moves.length : 0);
+  const judged = current && ply > 0 ? judgement(ply) : null;
+  $("review-note").textContent = judged ? `${ply}. ${review.moves[ply - 1]}${judged.glyph} ${judgementWords(judged)}` : "";
+}
+
+// A click on the score graph shows the position of that ply.
+function clickGraph(event) {
+  if (!state) return;
+  const box = $("graph").getBoundingClientRect();
+  const n = Math.max(1, state.moves.length);
+  navigateTo(Math.round(((event.clientX - box.left) / box.width) * n));
+}
+
+// A new game on the board: the review was of another.
+const showBoard = handlers.board;
+handlers.board = (message) => {
+  review = null;
+  showBoard(message);
+};
+
+$("review-start").onclick = startReview;
+$("review-after").onclick = startReview;
+$("review-stop").onclick = () => send({ type: "review_stop" });
+$("graph").addEventListener("click", clickGraph);
 
 // Back to a page kept in the browser's cache: its connection is gone, so
 // load it afresh (the address resumes the game).

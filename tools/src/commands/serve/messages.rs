@@ -44,6 +44,25 @@ pub enum Request {
     },
     /// While paused: let the engine to move make one move.
     Step,
+    /// Read a pasted game record: answered by [`Notice::Imported`] or
+    /// [`Notice::ImportRefused`] (the game on the board goes on either way).
+    Import {
+        /// The record.
+        text: String,
+        /// The game when the record has no `[Game]` tag.
+        #[serde(default)]
+        game: Option<String>,
+    },
+    /// Review the game on the board: an engine searches each of its
+    /// positions `movetime_ms` (default 300), answered by a
+    /// [`Notice::Reviewed`] per position, then [`Notice::ReviewDone`].
+    Review {
+        /// The search time per position.
+        #[serde(default)]
+        movetime_ms: Option<u64>,
+    },
+    /// Stop the review under way.
+    ReviewStop,
 }
 
 /// The settings of a game.
@@ -185,6 +204,38 @@ pub enum Notice {
         fen: String,
         /// `query pieces`.
         pieces: Value,
+    },
+    /// A record read by [`Request::Import`]: the page starts it with
+    /// a `new` request.
+    Imported(super::import::Imported),
+    /// A record [`Request::Import`] could not read, and why (one line).
+    ImportRefused {
+        /// What was wrong, and where.
+        message: String,
+    },
+    /// One position of a review searched.
+    Reviewed {
+        /// The position: after the first `ply` moves.
+        ply: usize,
+        /// The moves of the game reviewed.
+        plies: usize,
+        /// Whose turn it is there (1 or 2).
+        to_move: u8,
+        /// The score from the view of the side to move (`cp 35`, `win 3`);
+        /// none when the game is over there or the engine told none.
+        score: Option<String>,
+        /// The engine's best move there.
+        best: Option<String>,
+        /// Its line.
+        pv: Vec<String>,
+    },
+    /// The review ended: every position searched, or `stopped` by the page,
+    /// or an `error` of its engine.
+    ReviewDone {
+        /// What went wrong.
+        error: Option<String>,
+        /// Whether the page stopped it.
+        stopped: bool,
     },
 }
 

@@ -3,7 +3,9 @@
 //! owns their lifetimes, knowing no game (see [`session`]).
 
 mod engine;
+mod import;
 mod messages;
+mod review;
 mod session;
 
 use std::io::Write;

@@ -20,6 +20,7 @@ use tokio::time::Instant;
 
 use super::engine::{Engine, EngineError};
 use super::messages::{GameInfo, Limit, NewGame, Notice, Request, State, Verdict};
+use super::review::Review;
 use games::GAMES;
 
 /// What every session shares.
@@ -106,7 +107,8 @@ pub async fn run(ws: WebSocket, config: Arc<Config>) {
     if send(&mut ws, &hello).await.is_err() {
         return;
     }
-    let mut session = Session { ws, config, game: None, slot: None, quiet_since: Instant::now() };
+    let mut session =
+        Session { ws, config, game: None, slot: None, quiet_since: Instant::now(), review: None };
     session.serve().await;
     session.end_game().await;
 }
@@ -120,6 +122,8 @@ struct Session {
     /// The last request or end of a game: `--idle-timeout` after it, a
     /// tab without a game is closed.
     quiet_since: Instant,
+    /// The review of the game under way, if any.
+    review: Option<Review>,
 }
 
 /// The next message of `player`'s engine; never, when a person plays the side.
@@ -143,6 +147,8 @@ impl Session {
                 }
                 None => (None, None, None, None, None),
             };
+            let review_at = self.review.as_ref().map(Review::deadline);
+            let review = self.review.as_mut();
             let outcome = tokio::select! {
                 message = self.ws.recv() => match message {
                     Some(Ok(Message::Text(text))) => {
@@ -165,6 +171,11 @@ impl Session {
                 () = sleep_until(go_at) => self.go().await,
                 () = sleep_until(flag_at) => self.flag().await,
                 () = sleep_until(idle_at) => return self.close_idle().await,
+                message = reviewed(review) => self.review_said(message).await,
+                () = sleep_until(review_at) => {
+                    let error = "the review's engine did not answer in time".to_owned();
+                    self.end_review(Some(error), false).await
+                }
             };
             if let Err(Fatal(message)) = outcome {
                 self.end_game().await;
@@ -178,6 +189,9 @@ impl Session {
 
     /// Closes the game's engines and gives its place back.
     async fn end_game(&mut self) {
+        if let Some(review) = self.review.take() {
+            review.close().await;
+        }
         if let Some(game) = self.game.take() {
             game.close().await;
         }
@@ -224,6 +238,9 @@ impl Session {
         };
         match request {
             Request::New(settings) => {
+                if let Some(review) = self.review.take() {
+                    review.close().await;
+                }
                 // The running game keeps its place (and goes on) until the
                 // new one has started.
                 let slot = match self.slot.take() {
@@ -267,6 +284,16 @@ impl Session {
             Request::Resign { side } => self.resign(side).await,
             Request::Pace { paused, delay_ms } => self.pace(paused, delay_ms).await,
             Request::Step => self.step().await,
+            Request::Import { text, game } => {
+                let notice = match super::import::read_record(&text, game.as_deref()) {
+                    Ok(record) => Notice::Imported(record),
+                    Err(message) => Notice::ImportRefused { message },
+                };
+                let _ = send(&mut self.ws, &notice).await;
+                Ok(())
+            }
+            Request::Review { movetime_ms } => self.review(movetime_ms.unwrap_or(300)).await,
+            Request::ReviewStop => self.end_review(None, true).await,
         }
     }
 
@@ -595,6 +622,80 @@ impl Session {
             "engine '{name}' did not answer its move in time (more than {} ms beyond its limit)",
             self.config.timeout.as_millis()
         )))
+    }
+}
+
+// ----- game review -----
+
+/// The next message of the review's engine; never, without a review.
+async fn reviewed(review: Option<&mut Review>) -> Result<EngineMessage, EngineError> {
+    match review {
+        Some(review) => review.heard().await,
+        None => std::future::pending().await,
+    }
+}
+
+impl Session {
+    /// Starts reviewing the game on the board (a review under way is ended).
+    async fn review(&mut self, movetime: u64) -> Result<(), Fatal> {
+        if let Some(review) = self.review.take() {
+            review.close().await;
+        }
+        let Some(game) = &self.game else {
+            return self.complain("no game is on the board: start or import one").await;
+        };
+        let config = Arc::clone(&self.config);
+        let (base, moves) = (game.base.clone(), game.moves.clone());
+        let engine = match spawn(&config.referee, &config, &game.settings, true).await {
+            Ok((engine, _)) => engine,
+            Err(Fatal(message)) => return self.end_review(Some(message), false).await,
+        };
+        let (review, notices) = Review::start(engine, base, moves, movetime, config.timeout).await;
+        self.review = Some(review);
+        self.review_told(notices).await
+    }
+
+    async fn review_said(
+        &mut self,
+        message: Result<EngineMessage, EngineError>,
+    ) -> Result<(), Fatal> {
+        let timeout = self.config.timeout;
+        let Some(review) = &mut self.review else { return Ok(()) };
+        let notices = match message {
+            Ok(message) => review.said(message, timeout).await,
+            Err(e) => Err(e),
+        };
+        self.review_told(notices).await
+    }
+
+    /// Sends the review's notices; ends it when it is done or failed.
+    async fn review_told(
+        &mut self,
+        notices: Result<Vec<Notice>, EngineError>,
+    ) -> Result<(), Fatal> {
+        match notices {
+            Ok(notices) => {
+                for notice in &notices {
+                    let _ = send(&mut self.ws, notice).await;
+                }
+                if self.review.as_ref().is_some_and(Review::done)
+                    && let Some(review) = self.review.take()
+                {
+                    review.close().await;
+                }
+                Ok(())
+            }
+            Err(e) => self.end_review(Some(e.0), false).await,
+        }
+    }
+
+    /// Ends the review under way (or says that none runs), telling the page.
+    async fn end_review(&mut self, error: Option<String>, stopped: bool) -> Result<(), Fatal> {
+        if let Some(review) = self.review.take() {
+            review.close().await;
+        }
+        let _ = send(&mut self.ws, &Notice::ReviewDone { error, stopped }).await;
+        Ok(())
     }
 }
 

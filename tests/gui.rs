@@ -111,6 +111,23 @@ impl Browser {
     }
 }
 
+impl Browser {
+    /// A tab in a new browser context: its own storage and cookies, as
+    /// another browser would have.
+    async fn stranger_page(&self) -> Page {
+        let ws = tokio_tungstenite::connect_async(&self.url).await.expect("DevTools connects").0;
+        let mut page = Page { ws, session: String::new(), next_id: 0 };
+        let context = page.call("Target.createBrowserContext", json!({})).await;
+        let params = json!({"url": "about:blank", "browserContextId": context["browserContextId"]});
+        let target = page.call("Target.createTarget", params).await;
+        let attached = page
+            .call("Target.attachToTarget", json!({"targetId": target["targetId"], "flatten": true}))
+            .await;
+        page.session = attached["sessionId"].as_str().expect("a session").to_owned();
+        page
+    }
+}
+
 impl Page {
     /// A DevTools command; its result.
     async fn call(&mut self, method: &str, params: Value) -> Value {
@@ -832,9 +849,11 @@ fn a_reload_back_and_a_reopened_tab_resume_the_game() {
         .await;
         let moves = page.moves().await;
         let position = page.eval("document.getElementById('position').value").await;
-        // A reload.
+        let link = page.eval("location.href").await;
+        // A reload: the same game under the same link.
         page.reload("document.body?.dataset.phase === 'human'").await;
         assert_eq!(page.moves().await, moves);
+        assert_eq!(page.eval("location.href").await, link);
         assert_eq!(page.eval("document.getElementById('position').value").await, position);
         // Away and Back.
         let url = page.eval("location.href").await.as_str().expect("a url").to_owned();
@@ -853,19 +872,44 @@ fn a_reload_back_and_a_reopened_tab_resume_the_game() {
         )
         .await;
         assert_eq!(page.moves().await, moves);
-        // A closed tab, reopened at its address; the engine still answers.
-        drop(page);
+        assert_eq!(page.eval("location.href").await, link);
+        // Another tab at the address watches the game, which the player's
+        // tab plays on.
         let mut tab = browser.page().await;
         tab.goto(&url).await;
-        tab.wait("document.body.dataset.phase === 'human'", "the game in the new tab").await;
-        assert_eq!(tab.moves().await, moves);
-        referee.send(&format!("position startpos moves {}", moves.join(" ")));
-        click_first_move(&mut tab, &mut referee, "").await;
         tab.wait(
-            "document.querySelectorAll('#moves [data-move]').length === 4",
-            "the game goes on",
+            "document.body.dataset.watching === 'true' \
+             && document.querySelectorAll('#moves [data-move]').length === 2",
+            "the game watched in the new tab",
         )
         .await;
+        referee.send(&format!("position startpos moves {}", moves.join(" ")));
+        // (A tab in the background draws nothing to photograph.)
+        page.call("Page.bringToFront", json!({})).await;
+        click_first_move(&mut page, &mut referee, "").await;
+        tab.wait(
+            "document.querySelectorAll('#moves [data-move]').length === 4",
+            "the game goes on, watched",
+        )
+        .await;
+        let moves = page.moves().await;
+        assert_eq!(tab.moves().await, moves);
+        // An address of before links resumes its record, as a new game
+        // with a link of its own.
+        let record = json!({"game": "focus", "variant": "standard", "fen": null, "moves": moves,
+            "max_plies": 0, "sides": [{"engine": null, "limit": null},
+            {"engine": "alphabeta", "limit": {"depth": 1}}]});
+        let mut old = browser.page().await;
+        old.goto(&format!("http://{}/#game={}", server.address, percent(&record.to_string())))
+            .await;
+        old.wait(
+            "document.body.dataset.phase === 'human' && location.search.startsWith('?g=') \
+             && !document.body.dataset.watching",
+            "the record resumed",
+        )
+        .await;
+        assert_eq!(old.moves().await, moves);
+        assert_ne!(old.eval("location.href").await, link);
     });
 }
 
@@ -2084,5 +2128,121 @@ fn the_sound_toggle_is_remembered_and_sounds_a_move_only_when_on() {
         assert_eq!(page.eval("window.tones").await, json!(2), "no tone with the sound off");
         page.reload("document.body?.dataset.phase === 'human'").await;
         assert_eq!(page.text("sound").await, "Sound off");
+    });
+}
+
+/// Issue 33, item 2: a game's address is its short link; opened in another
+/// browser it shows the same game live (moves, clocks, the result),
+/// read-only; spectators take no `--max-games` place; the link of a game
+/// whose player has left still shows it. Photographed to
+/// target/screenshots/watch-player.png and watch-spectator.png.
+#[test]
+fn a_game_is_watched_live_at_its_link_read_only_and_without_a_place() {
+    let mut referee = Engine::start("otrazhenie", "standard");
+    run(async {
+        let server = Server::start(&["--max-games", "1"]);
+        let (browser, mut player) = launch("watch").await;
+        player.open(&server).await;
+        // Five minutes each.
+        player.eval("document.getElementById('clock-base').value = '5'").await;
+        player.new_game("otrazhenie", "standard", ["", "alphabeta"], "1", 0, "").await;
+        player.wait("document.body.dataset.phase === 'human'", "the game").await;
+        player.wait("location.search.startsWith('?g=')", "the link in the address").await;
+        let url = player.eval("location.href").await.as_str().expect("a url").to_owned();
+        let id = url.rsplit("?g=").next().expect("an id").to_owned();
+        assert!(
+            url == format!("http://{}/?g={id}", server.address)
+                && id.len() == 8
+                && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()),
+            "{url}"
+        );
+        assert!(player.text("share").await.contains(&url), "{}", player.text("share").await);
+        let mut spectator = browser.stranger_page().await;
+        spectator.goto(&url).await;
+        spectator
+            .wait(
+                "document.body.dataset.watching === 'true' && document.body.dataset.phase === 'human' \
+                 && document.querySelectorAll('.bar .clock').length === 2",
+                "the watched game",
+            )
+            .await;
+        assert!(spectator.text("status").await.starts_with("Watching: White to move"));
+        assert!(spectator.text("title").await.starts_with("Watching · otrazhenie"));
+        // It cannot move: no piece is offered, a click selects nothing, the
+        // player's buttons are not there.
+        let start = player.eval("document.querySelector('#cells .start').dataset.cell").await;
+        let start = start.as_str().expect("a start cell").to_owned();
+        assert!(cells(&mut spectator, "#cells [data-cell].start").await.is_empty());
+        spectator.click_cell(&start).await;
+        assert!(cells(&mut spectator, "#cells [data-cell].selected").await.is_empty());
+        assert!(cells(&mut spectator, "#targets [data-target]").await.is_empty());
+        let shown = spectator
+            .eval("['takeback', 'resign'].map(id => document.getElementById(id).offsetParent !== null)")
+            .await;
+        assert_eq!(shown, json!([false, false]));
+        // The player's move and the engine's answer arrive, clocks too
+        // (White's having run a few seconds).
+        spectator
+            .wait(
+                "document.querySelector('.bar .clock[data-side=\"1\"]').innerText <= '4:58'",
+                "White's clock to run on the spectator's page",
+            )
+            .await;
+        move_and_answer(&mut player, &mut referee).await;
+        spectator
+            .wait("document.querySelectorAll('#moves [data-move]').length === 2", "the moves")
+            .await;
+        assert_eq!(spectator.moves().await, player.moves().await);
+        let position = "document.getElementById('position').value";
+        assert_eq!(spectator.eval(position).await, player.eval(position).await);
+        for side in [1, 2] {
+            let (seen, played) =
+                (clock_ms(&mut spectator, side).await, clock_ms(&mut player, side).await);
+            assert!(
+                seen.abs_diff(played) <= 2_000,
+                "side {side}: {seen} ms watched, {played} ms played"
+            );
+        }
+        assert!(clock_ms(&mut spectator, 1).await <= 298_000, "White's clock ran");
+        assert_eq!(
+            spectator.eval("document.querySelector('.clock.ticking')?.dataset.side").await,
+            json!("1")
+        );
+        spectator.call("Page.bringToFront", json!({})).await;
+        // (Its last move's animation, held in the background, ends.)
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        spectator.screenshot_view(&screenshot_dir().join("watch-spectator.png")).await;
+        player.call("Page.bringToFront", json!({})).await;
+        player.screenshot_view(&screenshot_dir().join("watch-player.png")).await;
+        // A second spectator: the one place is the player's, and watching
+        // takes none.
+        let mut second = browser.stranger_page().await;
+        second.goto(&url).await;
+        second
+            .wait("document.querySelectorAll('#moves [data-move]').length === 2", "the game")
+            .await;
+        // The player resigns: the result reaches the spectators.
+        player.click("#resign").await;
+        player.click("#resign").await;
+        player.wait("!document.getElementById('banner').hidden", "the result").await;
+        let result = player.text("result").await;
+        spectator.wait("!document.getElementById('banner').hidden", "the result watched").await;
+        assert_eq!(spectator.text("result").await, result);
+        assert!(spectator.text("why").await.contains("resigned"));
+        assert_eq!(spectator.eval("document.getElementById('banner').className").await, json!(""));
+        // The player's tab closes (its engines end); the finished game's
+        // link still shows it.
+        player.call("Page.close", json!({})).await;
+        server.wait_for_children(0);
+        let mut late = browser.stranger_page().await;
+        late.goto(&url).await;
+        late.wait("!document.getElementById('banner').hidden", "the finished game").await;
+        assert_eq!(late.text("result").await, result);
+        assert_eq!(late.moves().await, spectator.moves().await);
+        // Three spectators are connected and hold no place: a new game starts.
+        let mut fresh = browser.stranger_page().await;
+        fresh.open(&server).await;
+        fresh.new_game("otrazhenie", "standard", ["", ""], "1", 0, "").await;
+        fresh.wait("document.body.dataset.phase === 'human'", "a game beside the spectators").await;
     });
 }

@@ -25,6 +25,8 @@ let clockAt = 0; // when the clocks of `state` were read
 let soundOn = localStorage.getItem("igroteka-sound") === "on";
 let paused = false;
 let resignArmed = false;
+let link = null; // { id, key }: the link of the game this tab plays
+let watching = null; // { id, owner }: the game this tab watches, read-only
 
 function setPhase(phase) {
   document.body.dataset.phase = phase;
@@ -77,8 +79,10 @@ const handlers = {
     $("referee").textContent = `Rules and board from the referee engine: ${message.referee}`;
     setPhase("idle");
     $("status").textContent = "Press New game.";
-    const saved = savedGame();
-    if (saved) {
+    const linked = linkInAddress();
+    const saved = savedGame(linked);
+    if (!saved && linked) watchGame(linked);
+    else if (saved) {
       // A reload, Back or a reopened tab: the server replays the moves to
       // fresh engines, at the speed they were watched at.
       if ([...$("speed").options].some((o) => Number(o.value) === saved.delay_ms)) $("speed").value = String(saved.delay_ms);
@@ -157,6 +161,12 @@ const handlers = {
     }
   },
   error(message) {
+    if (watching && !state) {
+      // The link's game is not (or no longer) here.
+      watching = null;
+      delete document.body.dataset.watching;
+      $("status").textContent = "Press New game.";
+    }
     if (!hello) {
       setPhase("refused");
     } else if (message.new_game) {
@@ -185,8 +195,13 @@ const handlers = {
 
 // ----- the game in the address, for reloads -----
 
+// The address is the game's link (?g=<id>); the tab keeps the game itself
+// (with the link's key) in its session storage, so that a reload or Back
+// continues it under the same link while other tabs only watch it.
+const SAVED = "igroteka-game";
+
 function saveGame() {
-  if (!settings || !state) return;
+  if (!settings || !state || !link || watching) return;
   const saved = { ...settings, moves: state.moves };
   delete saved.type;
   saved.delay_ms = Number($("speed").value);
@@ -198,10 +213,25 @@ function saveGame() {
       ? { ...side, clock: { ...side.clock, left_ms: Math.max(0, Math.round(clockLeft(i + 1))) } }
       : side,
   );
-  history.replaceState(null, "", `#game=${encodeURIComponent(JSON.stringify(saved))}`);
+  delete saved.link;
+  sessionStorage.setItem(SAVED, JSON.stringify({ id: link.id, key: link.key, game: saved }));
+  if (linkInAddress() !== link.id || location.hash) history.replaceState(null, "", `?g=${link.id}`);
 }
 
-function savedGame() {
+// The game to resume: this tab's own game of the link `id`, or (an address
+// of before links) the record after #game= in the address.
+function savedGame(id) {
+  if (id) {
+    try {
+      const own = JSON.parse(sessionStorage.getItem(SAVED));
+      if (own?.id === id && typeof own.game?.game === "string" && Array.isArray(own.game.sides)) {
+        return { ...own.game, link: { id, key: own.key } };
+      }
+    } catch {
+      // Nothing kept: the link is watched.
+    }
+    return null;
+  }
   const match = location.hash.match(/^#game=(.*)$/);
   if (!match) return null;
   try {
@@ -215,7 +245,68 @@ function savedGame() {
 
 function clearSavedGame() {
   history.replaceState(null, "", location.pathname);
+  sessionStorage.removeItem(SAVED);
 }
+
+function linkInAddress() {
+  return new URLSearchParams(location.search).get("g");
+}
+
+// ----- watching a game by its link -----
+
+function watchGame(id) {
+  watching = { id, owner: true };
+  document.body.dataset.watching = "true";
+  $("status").textContent = "Looking for the game…";
+  send({ type: "watch", id });
+}
+
+// The game this tab started has a link: it becomes the address.
+handlers.link = (message) => {
+  link = { id: message.id, key: message.key };
+  watching = null;
+  delete document.body.dataset.watching;
+  if (settings) delete settings.link;
+  $("title").textContent = gameTitle();
+  renderShare();
+  saveGame();
+};
+
+// What this tab watches: the game's settings, and whether its player's tab
+// is still there; its board, positions and analysis follow as they come.
+handlers.watch = (message) => {
+  watching = { id: message.id, owner: message.owner };
+  link = null;
+  settings = message.settings;
+  if (board) $("title").textContent = gameTitle();
+  renderShare();
+  if (state) {
+    if (phase() !== "closed") setPhase(livePhase());
+    render();
+  }
+};
+
+// A spectator's line in place of the player's.
+function watchStatus() {
+  if (phase() === "closed") return "Disconnected.";
+  if (viewPly !== null && !positions[viewPly]) return `Move ${viewPly} was played before this tab watched: press End for the game now.`;
+  if (viewPly !== null) return `Move ${viewPly} of ${state.moves.length}: press End for the game now.`;
+  if (state.game_over) return "Watching: game over.";
+  if (!watching.owner) return "Watching: the player left, the game stopped.";
+  if (state.thinking) return `Watching: ${playerName(state.to_move)} is thinking…`;
+  return `Watching: ${playerName(state.to_move)} to move.`;
+}
+
+function renderShare() {
+  const id = link?.id ?? watching?.id;
+  $("share").hidden = !id;
+  if (!id) return;
+  const url = `${location.origin}${location.pathname}?g=${id}`;
+  $("share-link").href = url;
+  $("share-link").textContent = url;
+}
+
+$("copy-link").onclick = () => copy($("share-link").href);
 
 // ----- setup -----
 
@@ -366,7 +457,8 @@ $("restart").onclick = () => {
   if (!settings) return;
   // Fresh engines, the same game, the moves played so far.
   const moves = state ? state.moves : settings.moves;
-  startGame({ ...settings, moves });
+  // Under the same link, for those who watch.
+  startGame({ ...settings, moves, link });
 };
 
 // ----- drawing -----
@@ -479,10 +571,10 @@ function playerColour(n) {
 
 function gameTitle() {
   if (!settings) return "";
-  const who = (n) => settings.sides[n - 1].engine ?? "you";
+  const who = (n) => settings.sides[n - 1].engine ?? (watching ? "person" : "you");
   const people = settings.sides.filter((s) => !s.engine).length;
   const names = people === 2 ? `${playerName(1)} v ${playerName(2)}` : `${playerName(1)} (${who(1)}) v ${playerName(2)} (${who(2)})`;
-  return `${settings.game} ${settings.variant ?? ""} · ${names}`;
+  return `${watching ? "Watching · " : ""}${settings.game} ${settings.variant ?? ""} · ${names}`;
 }
 
 function ink(colour) {
@@ -588,6 +680,7 @@ function zoneWords(info) {
 }
 
 function livePhase() {
+  if (watching && !watching.owner && !state.game_over) return "stopped";
   return state.game_over ? "over" : state.human_to_move ? "human" : "thinking";
 }
 
@@ -600,7 +693,7 @@ function renderStatus() {
   else if (state.human_to_move) text = `${playerName(state.to_move)} to move: click or drag a piece.`;
   else if (paused) text = "Paused.";
   else text = `${playerName(state.to_move)} is thinking…`;
-  $("status").textContent = text;
+  $("status").textContent = watching ? watchStatus() : text;
 }
 
 // The cells whose stacks differ between two positions (a displaced piece
@@ -688,7 +781,7 @@ setInterval(tickClocks, 100);
 // ----- moves by clicks, drags and keys -----
 
 function humanMoves() {
-  if (!state || !state.human_to_move || viewPly !== null) return [];
+  if (!state || !state.human_to_move || viewPly !== null || watching) return [];
   if (phase() !== "human") return [];
   return state.movepaths.moves;
 }
@@ -990,6 +1083,7 @@ function renderButtons() {
   $("step").disabled = !running || !paused || state.thinking != null;
   $("open-setup").disabled = !connected;
   $("rematch").disabled = !connected;
+  if (watching) for (const id of ["takeback", "resign", "pause", "step", "speed", "rematch"]) $(id).disabled = true;
 }
 
 $("takeback").onclick = () => {
@@ -1031,9 +1125,10 @@ function navigateTo(ply) {
   ply = Math.max(0, Math.min(n, ply));
   cancelSelection();
   viewPly = ply === n ? null : ply;
-  if (viewPly !== null && !positions[viewPly]) send({ type: "view", ply: viewPly });
+  // A spectator shows the positions it has seen (only the player's tab asks).
+  if (viewPly !== null && !positions[viewPly] && !watching) send({ type: "view", ply: viewPly });
   // The position before it too, to mark what the move changed.
-  if (viewPly !== null && viewPly > 0 && !positions[viewPly - 1]) send({ type: "view", ply: viewPly - 1 });
+  if (viewPly !== null && viewPly > 0 && !positions[viewPly - 1] && !watching) send({ type: "view", ply: viewPly - 1 });
   render();
 }
 
@@ -1116,7 +1211,7 @@ function renderResult() {
   const v = state.verdict;
   $("why").textContent = v ? (v.reason === "time" ? `${playerName(v.loser)} ran out of time.` : `${playerName(v.loser)} resigned.`) : "";
   // Coloured by what it means to the person playing.
-  const person = onePerson();
+  const person = watching ? null : onePerson();
   const mood = !person ? "" : result === "draw" ? "drawn" : result === (person === 1 ? "p1win" : "p2win") ? "won" : "lost";
   banner.className = mood;
   banner.hidden = false;
@@ -1131,7 +1226,7 @@ function whitePlayer() {
 
 // Who played side `n`: the engine's name, or "You" for a person.
 function sideName(n) {
-  return settings.sides[n - 1].engine ?? "You";
+  return settings.sides[n - 1].engine ?? (watching ? "Person" : "You");
 }
 
 // The record to copy, for `igroteka replay` and for any PGN tool: `White`,

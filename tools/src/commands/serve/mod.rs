@@ -5,6 +5,7 @@
 mod engine;
 mod messages;
 mod session;
+mod watch;
 
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
@@ -80,6 +81,10 @@ pub struct ServeFlags {
     /// WebSocket is closed (reloading the page reconnects).
     #[arg(long, default_value_t = 600_000)]
     idle_timeout: u64,
+    /// How many ended games stay watchable at their links (a game is
+    /// watchable while it is played, then among the last N ended).
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    watch_kept: usize,
 }
 
 const ENGINE_ARG: &str = "engine";
@@ -196,6 +201,8 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         slots: Arc::new(Semaphore::new(flags.max_games)),
         max_games: flags.max_games,
         idle_timeout: Duration::from_millis(flags.idle_timeout),
+        links: watch::Registry::new(flags.watch_kept),
+        kept: flags.watch_kept,
     });
     let runtime = tokio::runtime::Runtime::new()?;
     // Returning drops the runtime and with it every session's engines,

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arena::{EngineSpec, Program};
-use axum::extract::ws::{CloseFrame, Message, WebSocket, close_code};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
 use protocol::{
     EngineMessage, Go, GuiMessage, MoveToken, PositionBase, PositionText, Query, SearchInfo,
 };
@@ -20,6 +20,7 @@ use tokio::time::Instant;
 
 use super::engine::{Engine, EngineError};
 use super::messages::{GameInfo, Limit, NewGame, Notice, Request, State, Verdict};
+use super::watch::{Entry, Registry, Snapshot, is_id};
 use games::GAMES;
 
 /// What every session shares.
@@ -38,6 +39,10 @@ pub struct Config {
     pub max_games: usize,
     /// How long a tab may stay connected without a game.
     pub idle_timeout: Duration,
+    /// The links of the games played and the last ones ended.
+    pub links: Registry,
+    /// How many ended games `links` keeps (`--watch-kept`).
+    pub kept: usize,
 }
 
 /// An engine playing one side.
@@ -106,7 +111,15 @@ pub async fn run(ws: WebSocket, config: Arc<Config>) {
     if send(&mut ws, &hello).await.is_err() {
         return;
     }
-    let mut session = Session { ws, config, game: None, slot: None, quiet_since: Instant::now() };
+    let mut session = Session {
+        ws,
+        config,
+        game: None,
+        slot: None,
+        quiet_since: Instant::now(),
+        link: None,
+        watching: None,
+    };
     session.serve().await;
     session.end_game().await;
 }
@@ -120,6 +133,26 @@ struct Session {
     /// The last request or end of a game: `--idle-timeout` after it, a
     /// tab without a game is closed.
     quiet_since: Instant,
+    /// The link of `game`, which spectators watch.
+    link: Option<Arc<Entry>>,
+    /// The game this tab watches, if it watches one (and plays none).
+    watching: Option<Watching>,
+}
+
+/// A spectator's game: the latest snapshot and what of it was sent.
+struct Watching {
+    snapshot: tokio::sync::watch::Receiver<Snapshot>,
+    /// What the page was sent; `None` before the first.
+    shown: Option<Snapshot>,
+}
+
+/// Whether the watched game changed (`false`: it was dropped); never, when
+/// the tab watches none.
+async fn changed(watching: Option<&mut Watching>) -> bool {
+    match watching {
+        Some(watching) => watching.snapshot.changed().await.is_ok(),
+        None => std::future::pending().await,
+    }
 }
 
 /// The next message of `player`'s engine; never, when a person plays the side.
@@ -133,7 +166,8 @@ async fn heard(player: Option<&mut Player>) -> Result<EngineMessage, EngineError
 impl Session {
     async fn serve(&mut self) {
         loop {
-            let idle_at = self.game.is_none().then(|| self.quiet_since + self.config.idle_timeout);
+            let idle = self.game.is_none() && self.watching.is_none();
+            let idle_at = idle.then(|| self.quiet_since + self.config.idle_timeout);
             let (first, second, deadline, go_at, flag_at) = match &mut self.game {
                 Some(game) => {
                     let flag_at = game.flag_at();
@@ -143,6 +177,7 @@ impl Session {
                 }
                 None => (None, None, None, None, None),
             };
+            let watching = self.watching.as_mut();
             let outcome = tokio::select! {
                 message = self.ws.recv() => match message {
                     Some(Ok(Message::Text(text))) => {
@@ -165,6 +200,7 @@ impl Session {
                 () = sleep_until(go_at) => self.go().await,
                 () = sleep_until(flag_at) => self.flag().await,
                 () = sleep_until(idle_at) => return self.close_idle().await,
+                kept = changed(watching) => self.spectate(kept).await,
             };
             if let Err(Fatal(message)) = outcome {
                 self.end_game().await;
@@ -176,8 +212,12 @@ impl Session {
         }
     }
 
-    /// Closes the game's engines and gives its place back.
+    /// Closes the game's engines and gives its place back; its link
+    /// shows it ended.
     async fn end_game(&mut self) {
+        if let Some(link) = self.link.take() {
+            self.config.links.release(&link);
+        }
         if let Some(game) = self.game.take() {
             game.close().await;
         }
@@ -222,6 +262,13 @@ impl Session {
             Ok(request) => request,
             Err(e) => return self.complain(&format!("bad message from the page: {e}")).await,
         };
+        if self.watching.is_some() && !matches!(request, Request::New(_) | Request::Watch { .. }) {
+            return self
+                .complain(
+                    "this tab watches a game: only the tab that plays it can move or look back",
+                )
+                .await;
+        }
         match request {
             Request::New(settings) => {
                 // The running game keeps its place (and goes on) until the
@@ -241,11 +288,13 @@ impl Session {
                     },
                 };
                 let notes = match self.start(*settings).await {
-                    Ok((game, notes)) => {
+                    Ok((game, notes, board)) => {
                         if let Some(old) = self.game.replace(game) {
                             old.close().await;
                         }
                         self.slot = Some(slot);
+                        self.watching = None;
+                        self.relink(board).await;
                         notes
                     }
                     Err(Fatal(message)) => {
@@ -267,12 +316,123 @@ impl Session {
             Request::Resign { side } => self.resign(side).await,
             Request::Pace { paused, delay_ms } => self.pace(paused, delay_ms).await,
             Request::Step => self.step().await,
+            Request::Watch { id } => self.watch(&id).await,
         }
+    }
+
+    /// Sends `notice` to the page and, when it shows the game, to the
+    /// game's spectators.
+    async fn tell(&mut self, notice: Notice) {
+        let text = Utf8Bytes::from(serde_json::to_string(&notice).unwrap_or_default());
+        let _ = self.ws.write(Some(Message::Text(text.clone()))).await;
+        if let Some(link) = &self.link {
+            link.publish(notice, text.as_str());
+        }
+    }
+
+    /// Gives the game just started its link: the one it continues, when
+    /// its settings show that link's key and no other tab plays it, else a
+    /// new one; the old game's link shows it ended. The page is told the
+    /// link, the spectators the board.
+    async fn relink(&mut self, board: Notice) {
+        let Some(game) = &self.game else { return };
+        let settings = game.settings.clone();
+        let links = &self.config.links;
+        let continued = match &settings.link {
+            Some(wanted) => match self.link.take() {
+                Some(own) if own.id == wanted.id && own.key == wanted.key => Some(own),
+                own => {
+                    if let Some(own) = own {
+                        links.release(&own);
+                    }
+                    links.claim(&wanted.id, &wanted.key, &settings).await
+                }
+            },
+            None => None,
+        };
+        if let Some(old) = self.link.take() {
+            links.release(&old);
+        }
+        let link = continued.unwrap_or_else(|| links.create(&settings));
+        let notice = Notice::Link { id: link.id.clone(), key: link.key.clone() };
+        let _ = send(&mut self.ws, &notice).await;
+        let text = serde_json::to_string(&board).unwrap_or_default();
+        link.publish(board, &text);
+        self.link = Some(link);
+    }
+
+    /// Starts watching the game of link `id` (a tab that plays a game
+    /// keeps playing it).
+    async fn watch(&mut self, id: &str) -> Result<(), Fatal> {
+        if self.game.is_some() {
+            return self
+                .complain("this tab plays a game: open the link in another tab to watch it")
+                .await;
+        }
+        let found = if is_id(id) { self.config.links.find(id) } else { None };
+        let Some(entry) = found else {
+            let message = format!(
+                "there is no game '{}' here: a link shows its game while it is played and                  among the last {} ended games",
+                id.escape_debug(),
+                self.config.kept
+            );
+            return self.complain(&message).await;
+        };
+        self.watching = Some(Watching { snapshot: entry.subscribe(), shown: None });
+        self.spectate(true).await
+    }
+
+    /// Sends a spectator what changed in its game since the last time
+    /// (`kept`), or says the game was dropped.
+    async fn spectate(&mut self, kept: bool) -> Result<(), Fatal> {
+        let Some(watching) = &mut self.watching else { return Ok(()) };
+        if !kept {
+            self.watching = None;
+            self.quiet_since = Instant::now();
+            let message = format!(
+                "the game of this link is no longer kept (the server keeps the last {} ended                  games)",
+                self.config.kept
+            );
+            return self.complain(&message).await;
+        }
+        let now = watching.snapshot.borrow_and_update().clone();
+        let shown = watching.shown.replace(now.clone());
+        let fresh = |new: &Option<Arc<str>>, old: Option<&Option<Arc<str>>>| match (new, old) {
+            (Some(new), Some(Some(old))) if Arc::ptr_eq(new, old) => None,
+            (new, _) => new.clone(),
+        };
+        let mut texts: Vec<Arc<str>> = Vec::new();
+        if shown.as_ref().is_none_or(|shown| !Arc::ptr_eq(&shown.watch, &now.watch)) {
+            texts.push(Arc::clone(&now.watch));
+        }
+        texts.extend(fresh(&now.board, shown.as_ref().map(|s| &s.board)));
+        let old_state = shown.as_ref().and_then(|s| s.state.as_ref());
+        if let Some((state, at)) = &now.state
+            && old_state.is_none_or(|(old, _)| !Arc::ptr_eq(old, state))
+        {
+            // The clock that runs has run since the position was published.
+            let mut state = State::clone(state);
+            if let Some(side) = state.ticking
+                && let Some(left) = &mut state.clocks[usize::from(side - 1)]
+            {
+                *left -= at.elapsed().as_millis().min(i64::MAX as u128) as i64;
+            }
+            texts.push(serde_json::to_string(&Notice::State(state)).unwrap_or_default().into());
+        }
+        for side in 0..2 {
+            texts.extend(fresh(&now.info[side], shown.as_ref().map(|s| &s.info[side])));
+        }
+        for text in texts {
+            if self.ws.write(Some(Message::Text(text.as_ref().into()))).await.is_err() {
+                break;
+            }
+        }
+        Ok(())
     }
 
     /// Starts the processes of a game (what fails closes them again); with
     /// the notes on the engines' options.
-    async fn start(&mut self, mut settings: NewGame) -> Result<(Game, Vec<String>), Fatal> {
+    async fn start(&mut self, mut settings: NewGame) -> Result<(Game, Vec<String>, Notice), Fatal> {
         let config = Arc::clone(&self.config);
         // Nothing the page sends may become two protocol lines, nor a
         // position text or move that reads back as more moves.
@@ -331,8 +491,9 @@ impl Session {
         }
         match prepared {
             Ok((board, rules)) => {
-                let _ = send(&mut self.ws, &Notice::Board { board, rules }).await;
-                Ok((game, notes))
+                let board = Notice::Board { board, rules };
+                let _ = send(&mut self.ws, &board).await;
+                Ok((game, notes, board))
             }
             Err(e) => {
                 game.close().await;
@@ -384,7 +545,7 @@ impl Session {
             ticking: game.turn_started.map(|_| side as u8 + 1),
             paused: game.paused,
         };
-        let _ = send(&mut self.ws, &Notice::State(state)).await;
+        self.tell(Notice::State(state)).await;
         Ok(())
     }
 
@@ -578,8 +739,7 @@ impl Session {
                 self.played(text).await
             }
             EngineMessage::Info(info) if player.abandoned == 0 => {
-                let notice = info_notice(side, info);
-                let _ = send(&mut self.ws, &notice).await;
+                self.tell(info_notice(side, info)).await;
                 Ok(())
             }
             _ => Ok(()),

@@ -59,6 +59,19 @@ fn chromium() -> String {
     path
 }
 
+/// The first address starting with `scheme` that `child` writes on its
+/// (piped) stderr; the rest of its stderr is read and dropped, so that it
+/// never writes into a closed pipe.
+fn address_on_stderr(child: &mut Child, scheme: &str) -> Option<String> {
+    let mut stderr = BufReader::new(child.stderr.take().expect("piped stderr")).lines();
+    let url = stderr
+        .by_ref()
+        .map_while(Result::ok)
+        .find_map(|line| line.find(scheme).map(|at| line[at..].trim().to_owned()));
+    std::thread::spawn(move || stderr.for_each(drop));
+    url
+}
+
 async fn launch(test: &str) -> (Browser, Page) {
     let profile = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("chromium-{test}"));
     let _ = std::fs::remove_dir_all(&profile);
@@ -84,14 +97,7 @@ async fn launch(test: &str) -> (Browser, Page) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("chromium starts");
-    let mut stderr = BufReader::new(child.stderr.take().expect("piped stderr")).lines();
-    let url = stderr
-        .by_ref()
-        .map_while(Result::ok)
-        .find_map(|line| line.find("ws://").map(|at| line[at..].trim().to_owned()));
-    // Keep reading, so that Chromium never writes into a closed pipe.
-    std::thread::spawn(move || stderr.for_each(drop));
-    let url = url.expect("chromium prints its DevTools address");
+    let url = address_on_stderr(&mut child, "ws://").expect("chromium prints its DevTools address");
     let browser = Browser { child, profile, url };
     let page = browser.page().await;
     (browser, page)
@@ -2244,5 +2250,75 @@ fn a_game_is_watched_live_at_its_link_read_only_and_without_a_place() {
         fresh.open(&server).await;
         fresh.new_game("otrazhenie", "standard", ["", ""], "1", 0, "").await;
         fresh.wait("document.body.dataset.phase === 'human'", "a game beside the spectators").await;
+    });
+}
+
+/// Issue 32, item 9: `igroteka arena --live PORT` serves a page listing the
+/// games in progress, each board drawn by the page of `serve` watching the
+/// game (read-only) and moving, with the clocks, the engines' depth and
+/// score, and the standings so far. Photographed to
+/// target/screenshots/arena-live.png.
+#[test]
+fn a_running_tournament_is_watched_live_with_its_boards_and_standings() {
+    run(async {
+        let mut arena = Command::new(BIN)
+            .args(["arena", "--game", "focus", "--engine", "builtin=alphabeta", "name=Alpha"])
+            .args(["--engine", "builtin=random", "name=Rand", "tc=20+0"])
+            .args(["--each", "movetime=80", "--rounds", "6", "--concurrency", "2"])
+            .args(["--max-plies", "60", "--quiet", "--live", "0"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("igroteka arena starts");
+        let url =
+            address_on_stderr(&mut arena, "http://").expect("the arena prints the page's address");
+        let (_browser, mut page) = launch("arena-live").await;
+        page.call("Page.navigate", json!({"url": url})).await;
+        page.wait("document.querySelectorAll('#live-games iframe').length >= 1", "a game's board")
+            .await;
+        // The board is the page of serve, watching: pieces drawn, read-only,
+        // moving.
+        let frame = "document.querySelector('#live-games iframe')?.contentDocument";
+        page.wait(
+            &format!(
+                "{frame}?.body?.dataset.watching === 'true' \
+                 && {frame}.querySelectorAll('#pieces .piece').length > 0"
+            ),
+            "the board drawn in the card",
+        )
+        .await;
+        assert_eq!(page.eval(&format!("'embed' in {frame}.body.dataset")).await, json!(true));
+        let moves = format!("{frame}.querySelectorAll('#moves [data-move]').length");
+        let seen = page.eval(&moves).await.as_u64().expect("a count");
+        page.wait(&format!("{moves} > {seen}"), "the board to move").await;
+        assert!(
+            page.eval(&format!("{frame}.querySelectorAll('#cells .start').length")).await
+                == json!(0),
+            "a watched board offers no move"
+        );
+        // The engines' depth and score.
+        page.wait(
+            "[...document.querySelectorAll('.card .searched')].some(e => /Alpha: depth \\d+, (cp|win|loss) -?\\d+/.test(e.innerText))",
+            "Alpha's depth and score",
+        )
+        .await;
+        // Rand plays on a clock: the card's board shows it.
+        page.wait(&format!("{frame}.querySelectorAll('.bar .clock').length === 1"), "Rand's clock")
+            .await;
+        // The standings so far, after a game has ended; it drops off.
+        page.wait(
+            "/[1-9]\\d* of 12 games played/.test(document.getElementById('title').innerText) \
+             && document.getElementById('standings').innerText.includes('Alpha') \
+             && document.querySelectorAll('#ended li').length >= 1",
+            "the standings",
+        )
+        .await;
+        page.wait("document.querySelectorAll('#live-games iframe').length >= 1", "the next games")
+            .await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        page.screenshot_view(&screenshot_dir().join("arena-live.png")).await;
+        let _ = Command::new("kill").args(["-TERM", &arena.id().to_string()]).status();
+        let _ = arena.wait();
     });
 }

@@ -292,7 +292,7 @@ function watchStatus() {
   if (viewPly !== null && !positions[viewPly]) return `Move ${viewPly} was played before this tab watched: press End for the game now.`;
   if (viewPly !== null) return `Move ${viewPly} of ${state.moves.length}: press End for the game now.`;
   if (state.game_over) return "Watching: game over.";
-  if (!watching.owner) return "Watching: the player left, the game stopped.";
+  if (!watching.owner) return "Watching: the game stopped (its player left, or its engines failed).";
   if (state.thinking) return `Watching: ${playerName(state.to_move)} is thinking…`;
   return `Watching: ${playerName(state.to_move)} to move.`;
 }
@@ -389,7 +389,8 @@ function readForm() {
 }
 
 function gameRunning() {
-  return state && !state.game_over && ["human", "thinking", "sent"].includes(phase());
+  // A game watched here is not abandoned by starting one.
+  return !watching && state && !state.game_over && ["human", "thinking", "sent"].includes(phase());
 }
 
 function openSetup(keep = false) {
@@ -1589,6 +1590,9 @@ async function copy(text) {
 
 $("copy-record").onclick = () => copy($("record").value);
 $("copy-position").onclick = () => copy($("position").value);
+
+// Inside another page (the arena's live page): the board and its bars only.
+if (new URLSearchParams(location.search).has("embed")) document.body.dataset.embed = "";
 
 // Back to a page kept in the browser's cache: its connection is gone, so
 // load it afresh (the address resumes the game).

@@ -20,6 +20,7 @@ mod check;
 mod config;
 mod engine;
 mod movetext;
+mod observe;
 mod record;
 mod referee;
 mod schedule;
@@ -33,6 +34,7 @@ pub use check::repeated_games;
 pub use config::{EngineSpec, Limit, Program, TimeControl, split_command};
 pub use engine::Fault;
 pub use movetext::{Movetext, MovetextError, MovetextScanner, Token, Tokens, read_movetext};
+pub use observe::{Event, Observer};
 pub use record::{GameRecord, Termination};
 pub use referee::OptionsRefused;
 pub use schedule::{
@@ -189,6 +191,11 @@ pub struct ArenaFlags {
     /// No per-game lines and no interim standings.
     #[arg(long)]
     pub quiet: bool,
+    /// Serve a page at `PORT` (on 127.0.0.1) or `HOST:PORT` that shows the
+    /// games in progress and the standings as they go (the `igroteka`
+    /// binary serves it; 0: any free port, printed).
+    #[arg(long, value_name = "[HOST:]PORT")]
+    pub live: Option<String>,
 }
 
 /// Subcommands of `igroteka arena`.
@@ -222,8 +229,22 @@ pub fn run(
     igroteka_exe: PathBuf,
     args: ArenaArgs,
 ) -> anyhow::Result<()> {
+    run_observed(games, igroteka_exe, args, None)
+}
+
+/// As [`run`], telling `observer` what happens in the tournament as it
+/// goes (see [`Event`]): what `igroteka arena --live` shows.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_observed(
+    games: &'static [search::GameEntry],
+    igroteka_exe: PathBuf,
+    args: ArenaArgs,
+    observer: Option<std::sync::Arc<dyn Observer>>,
+) -> anyhow::Result<()> {
     if let Some(ArenaCommand::Merge(merge_args)) = &args.flags.command {
         return merge(games, merge_args);
     }
-    tournament::run(games, igroteka_exe, args)
+    tournament::run(games, igroteka_exe, args, observe::Observers(observer))
 }

@@ -16,6 +16,7 @@ use tokio::time::Instant;
 
 use crate::config::{EngineSpec, Limit, Program};
 use crate::engine::{Engine, Fault, Heard, MAX_UNRECOGNISED};
+use crate::observe::{Event, Observers};
 use crate::record::{GameRecord, Termination};
 use crate::schedule::{Fixture, Opening, Pairing};
 
@@ -53,6 +54,8 @@ pub struct Referee {
     pub tournament: String,
     /// The tournament's engines, rounds and pairing, written in every record.
     pub pairing: Pairing,
+    /// Told each game's start, moves, searches and end.
+    pub(crate) observers: Observers,
 }
 
 /// An engine refused the options the arena sent it: the tournament cannot
@@ -171,6 +174,8 @@ impl Referee {
                 engine.quit();
             }
         }
+        let result = outcome.result_text();
+        self.observers.tell(Event::Ended { id: fixture.id, result, reason: &reason });
         Ok(GameRecord {
             id: fixture.id,
             round: fixture.round,
@@ -219,7 +224,21 @@ impl Referee {
         let limits = specs.map(|s| s.limit);
         let mut clocks =
             limits.map(|l| l.tc.map(|tc| Clock { left_ms: tc.base_ms, inc_ms: tc.inc_ms }));
+        let engines_named = [specs.first.name.as_str(), specs.second.name.as_str()];
+        self.observers.tell(Event::Started { id: fixture.id, engines: engines_named });
         loop {
+            // Every position, the last one too, when it is watched.
+            if self.observers.0.is_some()
+                && let Ok(position) = position_message(opening, game.moves())
+            {
+                self.observers.tell(Event::Moved {
+                    id: fixture.id,
+                    position: &position,
+                    moves: game.moves(),
+                    clocks_ms: [clocks.first, clocks.second].map(|c| c.map(|c| c.left_ms)),
+                    to_move: game.position().side_to_move(),
+                });
+            }
             if let Some(outcome) = game.outcome() {
                 return Ok(if game.ended_at_cap() {
                     End::MaxPlies(outcome)
@@ -240,7 +259,8 @@ impl Referee {
                     return Ok(End::Fault(side.other(), fault));
                 }
             };
-            let answer = self.think(engine, limits[side], &mut clocks, side, &position).await;
+            let told = (fixture.id, &self.observers);
+            let answer = self.think(engine, limits[side], &mut clocks, side, &position, told).await;
             let token = match answer {
                 Ok(token) => token,
                 Err(fault) => return Ok(End::Fault(side, fault)),
@@ -364,6 +384,7 @@ impl Referee {
         clocks: &mut ByPlayer<Option<Clock>>,
         side: Player,
         position: &GuiMessage,
+        (id, observers): (u64, &Observers),
     ) -> Result<Option<MoveToken>, Fault> {
         engine.send(position).await?;
         engine.sync(self.stall_timeout).await?;
@@ -389,7 +410,11 @@ impl Referee {
             match engine.next_line(wait_until).await? {
                 Some(Heard::Message(EngineMessage::BestMove(mv))) => break mv,
                 Some(Heard::Message(EngineMessage::ReadyOk)) => probe_sent = None,
-                Some(Heard::Message(EngineMessage::Info(_) | EngineMessage::InfoString(_))) => {}
+                Some(Heard::Message(EngineMessage::Info(info))) => {
+                    let (depth, score) = (info.depth, info.score.as_ref());
+                    observers.tell(Event::Searched { id, side, depth, score });
+                }
+                Some(Heard::Message(EngineMessage::InfoString(_))) => {}
                 Some(Heard::Unreadable(line, e)) if is_bestmove(&line) => {
                     return Err(Fault::new(Termination::GarbageOutput, e.to_string()));
                 }

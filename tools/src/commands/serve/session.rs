@@ -43,6 +43,9 @@ pub struct Config {
     pub links: Registry,
     /// How many ended games `links` keeps (`--watch-kept`).
     pub kept: usize,
+    /// Whether tabs may start games (not on `arena --live`'s page, which
+    /// only shows the tournament's).
+    pub plays: bool,
 }
 
 /// An engine playing one side.
@@ -83,7 +86,7 @@ struct Game {
 }
 
 /// A failure that ends the game (its engines are closed).
-struct Fatal(String);
+pub(super) struct Fatal(String);
 
 impl From<EngineError> for Fatal {
     fn from(e: EngineError) -> Self {
@@ -270,6 +273,10 @@ impl Session {
                 .await;
         }
         match request {
+            Request::New(_) if !self.config.plays => {
+                let message = "this page shows a tournament's games: it plays none".to_owned();
+                self.refuse_new(message).await
+            }
             Request::New(settings) => {
                 // The running game keeps its place (and goes on) until the
                 // new one has started.
@@ -935,7 +942,7 @@ impl Limit {
 /// built-ins also get their `Engine`, and a built-in `referee` no endgame
 /// table (it searches nothing). One that fails is closed. Notes of the
 /// options it does not declare or refused are returned.
-async fn spawn(
+pub(super) async fn spawn(
     spec: &EngineSpec,
     config: &Config,
     settings: &NewGame,

@@ -39,7 +39,7 @@ const CLAIM_WAIT: Duration = Duration::from_secs(3);
 /// What a spectator is shown of a game: the latest of each notice.
 #[derive(Clone)]
 pub struct Snapshot {
-    /// The [`Notice::Watch`] text: the link, the settings, whether the
+    /// The `watch` notice's text ([`WatchNotice`]): the link, the settings, whether the
     /// owner's tab plays on.
     pub watch: Arc<str>,
     /// The [`Notice::Board`] text.

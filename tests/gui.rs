@@ -2227,6 +2227,21 @@ fn a_game_is_watched_live_at_its_link_read_only_and_without_a_place() {
         second
             .wait("document.querySelectorAll('#moves [data-move]').length === 2", "the game")
             .await;
+        // It looks back at the start, which it never saw: the player's tab
+        // shows it.
+        referee.send("position startpos");
+        let start_fen = referee.query("fen");
+        second.click("#nav-first").await;
+        second
+            .wait(
+                &format!(
+                    "document.getElementById('position').value === {start_fen:?} \
+                     && document.getElementById('board').classList.contains('history')"
+                ),
+                "the start position, looked back at",
+            )
+            .await;
+        second.click("#nav-last").await;
         // The player resigns: the result reaches the spectators.
         player.click("#resign").await;
         player.click("#resign").await;

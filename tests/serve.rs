@@ -1013,6 +1013,11 @@ async fn a_game_is_watched_by_its_link_read_only_and_without_a_place() {
     let pushed = until(&mut spectator, "state").await;
     assert_eq!(pushed["moves"], json!([first]));
     assert_eq!(pushed["fen"], after["fen"]);
+    // It looks back: the player's tab answers.
+    send(&mut spectator, json!({"type": "view", "ply": 0})).await;
+    let view = until(&mut spectator, "view").await;
+    assert_eq!(view["fen"], start["fen"], "{view}");
+    assert_eq!(view["pieces"], start["pieces"], "{view}");
     // Past the idle timeout the spectator is still there (it has a game);
     // the one place is the player's.
     tokio::time::sleep(Duration::from_millis(1500)).await;
@@ -1036,6 +1041,10 @@ async fn a_game_is_watched_by_its_link_read_only_and_without_a_place() {
     let kept = until(&mut stranger, "state").await;
     assert_eq!(kept["moves"], json!([first]), "{kept}");
     assert_eq!(kept["ticking"], Value::Null, "{kept}");
+    // No tab can show earlier positions now.
+    send(&mut stranger, json!({"type": "view", "ply": 0})).await;
+    let refused = next(&mut stranger).await;
+    assert!(refused["message"].as_str().unwrap_or("").contains("cannot be shown now"), "{refused}");
     // Another game ends: with --watch-kept 1 the first is dropped.
     let mut other = connect(&server).await;
     until(&mut other, "hello").await;

@@ -289,7 +289,7 @@ handlers.watch = (message) => {
 // A spectator's line in place of the player's.
 function watchStatus() {
   if (phase() === "closed") return "Disconnected.";
-  if (viewPly !== null && !positions[viewPly]) return `Move ${viewPly} was played before this tab watched: press End for the game now.`;
+  if (viewPly !== null && !positions[viewPly]) return watching.owner ? `Move ${viewPly}: asking the player's tab…` : `Move ${viewPly}: not seen here; press End for the game now.`;
   if (viewPly !== null) return `Move ${viewPly} of ${state.moves.length}: press End for the game now.`;
   if (state.game_over) return "Watching: game over.";
   if (!watching.owner) return "Watching: the game stopped (its player left, or its engines failed).";
@@ -1126,10 +1126,9 @@ function navigateTo(ply) {
   ply = Math.max(0, Math.min(n, ply));
   cancelSelection();
   viewPly = ply === n ? null : ply;
-  // A spectator shows the positions it has seen (only the player's tab asks).
-  if (viewPly !== null && !positions[viewPly] && !watching) send({ type: "view", ply: viewPly });
+  if (viewPly !== null && !positions[viewPly]) send({ type: "view", ply: viewPly });
   // The position before it too, to mark what the move changed.
-  if (viewPly !== null && viewPly > 0 && !positions[viewPly - 1] && !watching) send({ type: "view", ply: viewPly - 1 });
+  if (viewPly !== null && viewPly > 0 && !positions[viewPly - 1]) send({ type: "view", ply: viewPly - 1 });
   render();
 }
 

@@ -20,7 +20,7 @@ use tokio::time::Instant;
 
 use super::engine::{Engine, EngineError};
 use super::messages::{GameInfo, Limit, NewGame, Notice, Request, State, Verdict};
-use super::watch::{Entry, Registry, Snapshot, is_id};
+use super::watch::{Entry, Registry, Snapshot, ViewAsk, is_id};
 use games::GAMES;
 
 /// What every session shares.
@@ -121,6 +121,7 @@ pub async fn run(ws: WebSocket, config: Arc<Config>) {
         slot: None,
         quiet_since: Instant::now(),
         link: None,
+        views: None,
         watching: None,
     };
     session.serve().await;
@@ -138,15 +139,29 @@ struct Session {
     quiet_since: Instant,
     /// The link of `game`, which spectators watch.
     link: Option<Arc<Entry>>,
+    /// The spectators' questions about earlier positions of `game`.
+    views: Option<tokio::sync::mpsc::Receiver<ViewAsk>>,
     /// The game this tab watches, if it watches one (and plays none).
     watching: Option<Watching>,
 }
 
 /// A spectator's game: the latest snapshot and what of it was sent.
 struct Watching {
+    /// The game, to ask the player's tab for earlier positions; not held
+    /// (the game is dropped when it is no longer kept).
+    entry: std::sync::Weak<Entry>,
     snapshot: tokio::sync::watch::Receiver<Snapshot>,
     /// What the page was sent; `None` before the first.
     shown: Option<Snapshot>,
+}
+
+/// A spectator's question for the tab that plays (`None`: none will come
+/// any more); never, when the tab plays no game with a link.
+async fn asked(views: Option<&mut tokio::sync::mpsc::Receiver<ViewAsk>>) -> Option<ViewAsk> {
+    match views {
+        Some(views) => views.recv().await,
+        None => std::future::pending().await,
+    }
 }
 
 /// Whether the watched game changed (`false`: it was dropped); never, when
@@ -181,6 +196,7 @@ impl Session {
                 None => (None, None, None, None, None),
             };
             let watching = self.watching.as_mut();
+            let views = self.views.as_mut();
             let outcome = tokio::select! {
                 message = self.ws.recv() => match message {
                     Some(Ok(Message::Text(text))) => {
@@ -204,6 +220,7 @@ impl Session {
                 () = sleep_until(flag_at) => self.flag().await,
                 () = sleep_until(idle_at) => return self.close_idle().await,
                 kept = changed(watching) => self.spectate(kept).await,
+                question = asked(views) => self.answer_view(question).await,
             };
             if let Err(Fatal(message)) = outcome {
                 self.end_game().await;
@@ -221,6 +238,7 @@ impl Session {
         if let Some(link) = self.link.take() {
             self.config.links.release(&link);
         }
+        self.views = None;
         if let Some(game) = self.game.take() {
             game.close().await;
         }
@@ -265,12 +283,10 @@ impl Session {
             Ok(request) => request,
             Err(e) => return self.complain(&format!("bad message from the page: {e}")).await,
         };
-        if self.watching.is_some() && !matches!(request, Request::New(_) | Request::Watch { .. }) {
-            return self
-                .complain(
-                    "this tab watches a game: only the tab that plays it can move or look back",
-                )
-                .await;
+        let watcher =
+            matches!(request, Request::New(_) | Request::Watch { .. } | Request::View { .. });
+        if self.watching.is_some() && !watcher {
+            return self.complain("this tab watches a game: only the tab that plays it can").await;
         }
         match request {
             Request::New(_) if !self.config.plays => {
@@ -319,6 +335,7 @@ impl Session {
             }
             Request::Move { text } => self.human_move(text).await,
             Request::TakeBack => self.take_back().await,
+            Request::View { ply } if self.watching.is_some() => self.watched_view(ply).await,
             Request::View { ply } => self.view(ply).await,
             Request::Resign { side } => self.resign(side).await,
             Request::Pace { paused, delay_ms } => self.pace(paused, delay_ms).await,
@@ -365,6 +382,7 @@ impl Session {
         let _ = send(&mut self.ws, &notice).await;
         let text = serde_json::to_string(&board).unwrap_or_default();
         link.publish(board, &text);
+        self.views = Some(link.answer_views());
         self.link = Some(link);
     }
 
@@ -385,7 +403,11 @@ impl Session {
             );
             return self.complain(&message).await;
         };
-        self.watching = Some(Watching { snapshot: entry.subscribe(), shown: None });
+        self.watching = Some(Watching {
+            entry: Arc::downgrade(&entry),
+            snapshot: entry.subscribe(),
+            shown: None,
+        });
         self.spectate(true).await
     }
 
@@ -559,13 +581,51 @@ impl Session {
     /// The position after the first `ply` moves, for the page's move list;
     /// the referee is put back on the game's position.
     async fn view(&mut self, ply: usize) -> Result<(), Fatal> {
+        match self.viewed(ply).await? {
+            Ok(notice) => {
+                let _ = send(&mut self.ws, &notice).await;
+                Ok(())
+            }
+            Err(message) => self.complain(&message).await,
+        }
+    }
+
+    /// A spectator's question: the player's tab answers it.
+    async fn watched_view(&mut self, ply: usize) -> Result<(), Fatal> {
+        let entry = self.watching.as_ref().and_then(|w| w.entry.upgrade());
+        let answer = match entry {
+            Some(entry) => entry.view(ply, self.config.timeout).await,
+            None => Err("the game of this link is no longer kept".to_owned()),
+        };
+        match answer {
+            Ok(text) => {
+                let _ = self.ws.write(Some(Message::Text(text.into()))).await;
+                Ok(())
+            }
+            Err(message) => self.complain(&message).await,
+        }
+    }
+
+    /// Answers a spectator's question about an earlier position.
+    async fn answer_view(&mut self, question: Option<ViewAsk>) -> Result<(), Fatal> {
+        let Some((ply, reply)) = question else {
+            self.views = None;
+            return Ok(());
+        };
+        let answer = self.viewed(ply).await?;
+        let _ = reply.send(answer.map(|notice| serde_json::to_string(&notice).unwrap_or_default()));
+        Ok(())
+    }
+
+    /// The `view` notice of the position after `ply` moves, or why there is
+    /// none; the referee is put back on the game's position.
+    async fn viewed(&mut self, ply: usize) -> Result<Result<Notice, String>, Fatal> {
         let timeout = self.config.timeout;
         let Some(game) = &mut self.game else {
-            return self.complain("no game is running: start one").await;
+            return Ok(Err("no game is running: start one".to_owned()));
         };
         if ply > game.moves.len() {
-            let message = format!("the game has no move {ply}");
-            return self.complain(&message).await;
+            return Ok(Err(format!("the game has no move {ply}")));
         }
         let mut position = game.position();
         if let GuiMessage::Position { moves, .. } = &mut position {
@@ -576,8 +636,7 @@ impl Session {
         let pieces = json(&game.referee.name, "pieces", &pieces)?;
         let fen = game.referee.ask(Query::Fen, timeout).await?;
         game.referee.command(&game.position(), timeout).await?;
-        let _ = send(&mut self.ws, &Notice::View { ply, fen, pieces }).await;
-        Ok(())
+        Ok(Ok(Notice::View { ply, fen, pieces }))
     }
 
     async fn resign(&mut self, side: Option<u8>) -> Result<(), Fatal> {

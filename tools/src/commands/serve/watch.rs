@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use serde::Serialize;
-use tokio::sync::watch;
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 
 use super::messages::{NewGame, Notice, State};
@@ -35,6 +35,12 @@ const KEY_LEN: usize = 24;
 /// How long a claim waits for the tab that played the game to leave: a
 /// reload's old page closes its socket while the new one connects.
 const CLAIM_WAIT: Duration = Duration::from_secs(3);
+/// How many spectators' questions may wait for the player's tab at once.
+const VIEW_QUEUE: usize = 4;
+
+/// A spectator's question to the player's tab: the position after `ply`
+/// moves. The answer is the `view` notice's text, or why there is none.
+pub type ViewAsk = (usize, oneshot::Sender<Result<String, String>>);
 
 /// What a spectator is shown of a game: the latest of each notice.
 #[derive(Clone)]
@@ -62,6 +68,9 @@ pub struct Entry {
     snapshot: watch::Sender<Snapshot>,
     /// Whether a tab plays the game now.
     owned: watch::Sender<bool>,
+    /// Where spectators ask the player's tab for earlier positions (its
+    /// referee knows them), while a tab plays the game.
+    views: Mutex<Option<mpsc::Sender<ViewAsk>>>,
 }
 
 /// The games being played and the last ones ended, by id.
@@ -145,6 +154,7 @@ impl Registry {
             settings: Mutex::new(settings),
             snapshot: watch::Sender::new(snapshot),
             owned: watch::Sender::new(true),
+            views: Mutex::new(None),
             id: id.clone(),
         });
         inner.games.insert(id, Arc::clone(&entry));
@@ -210,6 +220,7 @@ impl Registry {
             }
         });
         entry.publish_watch(false);
+        *entry.views.lock().unwrap_or_else(PoisonError::into_inner) = None;
         entry.owned.send_replace(false);
         let mut inner = self.inner();
         if inner.games.contains_key(&entry.id) && !inner.ended.contains(&entry.id) {
@@ -227,6 +238,37 @@ impl Entry {
     /// A spectator's view of the game; it ends when the game is dropped.
     pub fn subscribe(&self) -> watch::Receiver<Snapshot> {
         self.snapshot.subscribe()
+    }
+
+    /// The questions of this game's spectators, for the tab that plays it
+    /// (replacing an earlier tab's).
+    pub fn answer_views(&self) -> mpsc::Receiver<ViewAsk> {
+        let (ask, asked) = mpsc::channel(VIEW_QUEUE);
+        *self.views.lock().unwrap_or_else(PoisonError::into_inner) = Some(ask);
+        asked
+    }
+
+    /// Asks the player's tab for the `view` notice of the position after
+    /// `ply` moves, waiting at most `timeout`.
+    ///
+    /// # Errors
+    /// Why there is no answer, for people: no tab plays the game, it has
+    /// too many questions waiting, or it did not answer in time.
+    pub async fn view(&self, ply: usize, timeout: Duration) -> Result<String, String> {
+        let ask = self.views.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        let Some(ask) = ask else {
+            return Err("earlier positions of this game cannot be shown now: this tab shows \
+                        those it has seen"
+                .into());
+        };
+        let (reply, answer) = oneshot::channel();
+        if ask.try_send((ply, reply)).is_err() {
+            return Err("the player's tab is busy: try again".into());
+        }
+        match tokio::time::timeout(timeout, answer).await {
+            Ok(Ok(answer)) => answer,
+            _ => Err("the player's tab did not answer: try again".into()),
+        }
     }
 
     fn publish_watch(&self, owner: bool) {

@@ -59,6 +59,19 @@ fn chromium() -> String {
     path
 }
 
+/// The first address starting with `scheme` that `child` writes on its
+/// (piped) stderr; the rest of its stderr is read and dropped, so that it
+/// never writes into a closed pipe.
+fn address_on_stderr(child: &mut Child, scheme: &str) -> Option<String> {
+    let mut stderr = BufReader::new(child.stderr.take().expect("piped stderr")).lines();
+    let url = stderr
+        .by_ref()
+        .map_while(Result::ok)
+        .find_map(|line| line.find(scheme).map(|at| line[at..].trim().to_owned()));
+    std::thread::spawn(move || stderr.for_each(drop));
+    url
+}
+
 async fn launch(test: &str) -> (Browser, Page) {
     let profile = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("chromium-{test}"));
     let _ = std::fs::remove_dir_all(&profile);
@@ -84,14 +97,7 @@ async fn launch(test: &str) -> (Browser, Page) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("chromium starts");
-    let mut stderr = BufReader::new(child.stderr.take().expect("piped stderr")).lines();
-    let url = stderr
-        .by_ref()
-        .map_while(Result::ok)
-        .find_map(|line| line.find("ws://").map(|at| line[at..].trim().to_owned()));
-    // Keep reading, so that Chromium never writes into a closed pipe.
-    std::thread::spawn(move || stderr.for_each(drop));
-    let url = url.expect("chromium prints its DevTools address");
+    let url = address_on_stderr(&mut child, "ws://").expect("chromium prints its DevTools address");
     let browser = Browser { child, profile, url };
     let page = browser.page().await;
     (browser, page)
@@ -103,6 +109,23 @@ impl Browser {
         let ws = tokio_tungstenite::connect_async(&self.url).await.expect("DevTools connects").0;
         let mut page = Page { ws, session: String::new(), next_id: 0 };
         let target = page.call("Target.createTarget", json!({"url": "about:blank"})).await;
+        let attached = page
+            .call("Target.attachToTarget", json!({"targetId": target["targetId"], "flatten": true}))
+            .await;
+        page.session = attached["sessionId"].as_str().expect("a session").to_owned();
+        page
+    }
+}
+
+impl Browser {
+    /// A tab in a new browser context: its own storage and cookies, as
+    /// another browser would have.
+    async fn stranger_page(&self) -> Page {
+        let ws = tokio_tungstenite::connect_async(&self.url).await.expect("DevTools connects").0;
+        let mut page = Page { ws, session: String::new(), next_id: 0 };
+        let context = page.call("Target.createBrowserContext", json!({})).await;
+        let params = json!({"url": "about:blank", "browserContextId": context["browserContextId"]});
+        let target = page.call("Target.createTarget", params).await;
         let attached = page
             .call("Target.attachToTarget", json!({"targetId": target["targetId"], "flatten": true}))
             .await;
@@ -832,9 +855,11 @@ fn a_reload_back_and_a_reopened_tab_resume_the_game() {
         .await;
         let moves = page.moves().await;
         let position = page.eval("document.getElementById('position').value").await;
-        // A reload.
+        let link = page.eval("location.href").await;
+        // A reload: the same game under the same link.
         page.reload("document.body?.dataset.phase === 'human'").await;
         assert_eq!(page.moves().await, moves);
+        assert_eq!(page.eval("location.href").await, link);
         assert_eq!(page.eval("document.getElementById('position').value").await, position);
         // Away and Back.
         let url = page.eval("location.href").await.as_str().expect("a url").to_owned();
@@ -853,19 +878,44 @@ fn a_reload_back_and_a_reopened_tab_resume_the_game() {
         )
         .await;
         assert_eq!(page.moves().await, moves);
-        // A closed tab, reopened at its address; the engine still answers.
-        drop(page);
+        assert_eq!(page.eval("location.href").await, link);
+        // Another tab at the address watches the game, which the player's
+        // tab plays on.
         let mut tab = browser.page().await;
         tab.goto(&url).await;
-        tab.wait("document.body.dataset.phase === 'human'", "the game in the new tab").await;
-        assert_eq!(tab.moves().await, moves);
-        referee.send(&format!("position startpos moves {}", moves.join(" ")));
-        click_first_move(&mut tab, &mut referee, "").await;
         tab.wait(
-            "document.querySelectorAll('#moves [data-move]').length === 4",
-            "the game goes on",
+            "document.body.dataset.watching === 'true' \
+             && document.querySelectorAll('#moves [data-move]').length === 2",
+            "the game watched in the new tab",
         )
         .await;
+        referee.send(&format!("position startpos moves {}", moves.join(" ")));
+        // (A tab in the background draws nothing to photograph.)
+        page.call("Page.bringToFront", json!({})).await;
+        click_first_move(&mut page, &mut referee, "").await;
+        tab.wait(
+            "document.querySelectorAll('#moves [data-move]').length === 4",
+            "the game goes on, watched",
+        )
+        .await;
+        let moves = page.moves().await;
+        assert_eq!(tab.moves().await, moves);
+        // An address of before links resumes its record, as a new game
+        // with a link of its own.
+        let record = json!({"game": "focus", "variant": "standard", "fen": null, "moves": moves,
+            "max_plies": 0, "sides": [{"engine": null, "limit": null},
+            {"engine": "alphabeta", "limit": {"depth": 1}}]});
+        let mut old = browser.page().await;
+        old.goto(&format!("http://{}/#game={}", server.address, percent(&record.to_string())))
+            .await;
+        old.wait(
+            "document.body.dataset.phase === 'human' && location.search.startsWith('?g=') \
+             && !document.body.dataset.watching",
+            "the record resumed",
+        )
+        .await;
+        assert_eq!(old.moves().await, moves);
+        assert_ne!(old.eval("location.href").await, link);
     });
 }
 
@@ -2170,11 +2220,13 @@ fn a_refused_new_game_leaves_no_error_bar_behind_and_a_win_in_one_is_one_ply_in_
     });
 }
 
-/// The moves the page's address holds.
+/// The moves the tab keeps for its game (its address is the link).
 async fn address_moves(page: &mut Page) -> usize {
-    let moves = page
-        .eval("JSON.parse(decodeURIComponent(location.hash.slice('#game='.length))).moves.length")
-        .await;
+    // The address is the game's link; the tab keeps the game itself.
+    let link = page.eval("new URLSearchParams(location.search).get('g')").await;
+    assert!(link.as_str().is_some_and(|id| id.len() == 8), "the link: {link}");
+    let moves =
+        page.eval("JSON.parse(sessionStorage.getItem('igroteka-game')).game.moves.length").await;
     usize::try_from(moves.as_u64().expect("a count")).expect("a count")
 }
 
@@ -2188,7 +2240,7 @@ fn the_address_keeps_up_with_engines_at_full_speed() {
         page.wait("document.body.dataset.phase === 'over'", "the end").await;
         let played = page.moves().await.len();
         assert!(played > 200, "a long game: {played} plies");
-        // The last change reaches the address within a tenth of a second.
+        // The last change is kept within a tenth of a second.
         tokio::time::sleep(Duration::from_millis(300)).await;
         assert_eq!(address_moves(&mut page).await, played);
         page.reload("document.body?.dataset.phase === 'over'").await;
@@ -3157,5 +3209,206 @@ fn a_review_marks_the_blunder_with_the_better_move_and_the_graph_jumps_to_a_ply(
             "the stop",
         )
         .await;
+    });
+}
+
+/// Issue 33, item 2: a game's address is its short link; opened in another
+/// browser it shows the same game live (moves, clocks, the result),
+/// read-only; spectators take no `--max-games` place; the link of a game
+/// whose player has left still shows it. Photographed to
+/// target/screenshots/watch-player.png and watch-spectator.png.
+#[test]
+fn a_game_is_watched_live_at_its_link_read_only_and_without_a_place() {
+    let mut referee = Engine::start("otrazhenie", "standard");
+    run(async {
+        let server = Server::start(&["--max-games", "1"]);
+        let (browser, mut player) = launch("watch").await;
+        player.open(&server).await;
+        // Five minutes each.
+        player.eval("document.getElementById('clock-base').value = '5'").await;
+        player.new_game("otrazhenie", "standard", ["", "alphabeta"], "1", 0, "").await;
+        player.wait("document.body.dataset.phase === 'human'", "the game").await;
+        player.wait("location.search.startsWith('?g=')", "the link in the address").await;
+        let url = player.eval("location.href").await.as_str().expect("a url").to_owned();
+        let id = url.rsplit("?g=").next().expect("an id").to_owned();
+        assert!(
+            url == format!("http://{}/?g={id}", server.address)
+                && id.len() == 8
+                && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()),
+            "{url}"
+        );
+        assert!(player.text("share").await.contains(&url), "{}", player.text("share").await);
+        let mut spectator = browser.stranger_page().await;
+        spectator.goto(&url).await;
+        spectator
+            .wait(
+                "document.body.dataset.watching === 'true' && document.body.dataset.phase === 'human' \
+                 && document.querySelectorAll('.bar .clock').length === 2",
+                "the watched game",
+            )
+            .await;
+        assert!(spectator.text("status").await.starts_with("Watching: White to move"));
+        assert!(spectator.text("title").await.starts_with("Watching · otrazhenie"));
+        // It cannot move: no piece is offered, a click selects nothing, the
+        // player's buttons are not there.
+        let start = player.eval("document.querySelector('#cells .start').dataset.cell").await;
+        let start = start.as_str().expect("a start cell").to_owned();
+        assert!(cells(&mut spectator, "#cells [data-cell].start").await.is_empty());
+        spectator.click_cell(&start).await;
+        assert!(cells(&mut spectator, "#cells [data-cell].selected").await.is_empty());
+        assert!(cells(&mut spectator, "#targets [data-target]").await.is_empty());
+        let shown = spectator
+            .eval("['takeback', 'resign'].map(id => document.getElementById(id).offsetParent !== null)")
+            .await;
+        assert_eq!(shown, json!([false, false]));
+        // The player's move and the engine's answer arrive, clocks too
+        // (White's having run a few seconds).
+        spectator
+            .wait(
+                "document.querySelector('.bar .clock[data-side=\"1\"]').innerText <= '4:58'",
+                "White's clock to run on the spectator's page",
+            )
+            .await;
+        move_and_answer(&mut player, &mut referee).await;
+        spectator
+            .wait("document.querySelectorAll('#moves [data-move]').length === 2", "the moves")
+            .await;
+        assert_eq!(spectator.moves().await, player.moves().await);
+        let position = "document.getElementById('position').value";
+        assert_eq!(spectator.eval(position).await, player.eval(position).await);
+        for side in [1, 2] {
+            let (seen, played) =
+                (clock_ms(&mut spectator, side).await, clock_ms(&mut player, side).await);
+            assert!(
+                seen.abs_diff(played) <= 2_000,
+                "side {side}: {seen} ms watched, {played} ms played"
+            );
+        }
+        assert!(clock_ms(&mut spectator, 1).await <= 298_000, "White's clock ran");
+        assert_eq!(
+            spectator.eval("document.querySelector('.clock.ticking')?.dataset.side").await,
+            json!("1")
+        );
+        spectator.call("Page.bringToFront", json!({})).await;
+        // (Its last move's animation, held in the background, ends.)
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        spectator.screenshot_view(&screenshot_dir().join("watch-spectator.png")).await;
+        player.call("Page.bringToFront", json!({})).await;
+        player.screenshot_view(&screenshot_dir().join("watch-player.png")).await;
+        // A second spectator: the one place is the player's, and watching
+        // takes none.
+        let mut second = browser.stranger_page().await;
+        second.goto(&url).await;
+        second
+            .wait("document.querySelectorAll('#moves [data-move]').length === 2", "the game")
+            .await;
+        // It looks back at the start, which it never saw: the player's tab
+        // shows it.
+        referee.send("position startpos");
+        let start_fen = referee.query("fen");
+        second.click("#nav-first").await;
+        second
+            .wait(
+                &format!(
+                    "document.getElementById('position').value === {start_fen:?} \
+                     && document.getElementById('board').classList.contains('history')"
+                ),
+                "the start position, looked back at",
+            )
+            .await;
+        second.click("#nav-last").await;
+        // The player resigns: the result reaches the spectators.
+        player.click("#resign").await;
+        player.click("#resign").await;
+        player.wait("!document.getElementById('banner').hidden", "the result").await;
+        let result = player.text("result").await;
+        spectator.wait("!document.getElementById('banner').hidden", "the result watched").await;
+        assert_eq!(spectator.text("result").await, result);
+        assert!(spectator.text("why").await.contains("resigned"));
+        assert_eq!(spectator.eval("document.getElementById('banner').className").await, json!(""));
+        // The player's tab closes (its engines end); the finished game's
+        // link still shows it.
+        player.call("Page.close", json!({})).await;
+        server.wait_for_children(0);
+        let mut late = browser.stranger_page().await;
+        late.goto(&url).await;
+        late.wait("!document.getElementById('banner').hidden", "the finished game").await;
+        assert_eq!(late.text("result").await, result);
+        assert_eq!(late.moves().await, spectator.moves().await);
+        // Three spectators are connected and hold no place: a new game starts.
+        let mut fresh = browser.stranger_page().await;
+        fresh.open(&server).await;
+        fresh.new_game("otrazhenie", "standard", ["", ""], "1", 0, "").await;
+        fresh.wait("document.body.dataset.phase === 'human'", "a game beside the spectators").await;
+    });
+}
+
+/// Issue 32, item 9: `igroteka arena --live PORT` serves a page listing the
+/// games in progress, each board drawn by the page of `serve` watching the
+/// game (read-only) and moving, with the clocks, the engines' depth and
+/// score, and the standings so far. Photographed to
+/// target/screenshots/arena-live.png.
+#[test]
+fn a_running_tournament_is_watched_live_with_its_boards_and_standings() {
+    run(async {
+        let mut arena = Command::new(BIN)
+            .args(["arena", "--game", "focus", "--engine", "builtin=alphabeta", "name=Alpha"])
+            .args(["--engine", "builtin=random", "name=Rand", "tc=20+0"])
+            .args(["--each", "movetime=80", "--rounds", "6", "--concurrency", "2"])
+            .args(["--max-plies", "60", "--quiet", "--live", "0"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("igroteka arena starts");
+        let url =
+            address_on_stderr(&mut arena, "http://").expect("the arena prints the page's address");
+        let (_browser, mut page) = launch("arena-live").await;
+        page.call("Page.navigate", json!({"url": url})).await;
+        page.wait("document.querySelectorAll('#live-games iframe').length >= 1", "a game's board")
+            .await;
+        // The board is the page of serve, watching: pieces drawn, read-only,
+        // moving.
+        let frame = "document.querySelector('#live-games iframe')?.contentDocument";
+        page.wait(
+            &format!(
+                "{frame}?.body?.dataset.watching === 'true' \
+                 && {frame}.querySelectorAll('#pieces .piece').length > 0"
+            ),
+            "the board drawn in the card",
+        )
+        .await;
+        assert_eq!(page.eval(&format!("'embed' in {frame}.body.dataset")).await, json!(true));
+        let moves = format!("{frame}.querySelectorAll('#moves [data-move]').length");
+        let seen = page.eval(&moves).await.as_u64().expect("a count");
+        page.wait(&format!("{moves} > {seen}"), "the board to move").await;
+        assert!(
+            page.eval(&format!("{frame}.querySelectorAll('#cells .start').length")).await
+                == json!(0),
+            "a watched board offers no move"
+        );
+        // The engines' depth and score.
+        page.wait(
+            "[...document.querySelectorAll('.card .searched')].some(e => /Alpha: depth \\d+, (cp|win|loss) -?\\d+/.test(e.innerText))",
+            "Alpha's depth and score",
+        )
+        .await;
+        // Rand plays on a clock: the card's board shows it.
+        page.wait(&format!("{frame}.querySelectorAll('.bar .clock').length === 1"), "Rand's clock")
+            .await;
+        // The standings so far, after a game has ended; it drops off.
+        page.wait(
+            "/[1-9]\\d* of 12 games played/.test(document.getElementById('title').innerText) \
+             && document.getElementById('standings').innerText.includes('Alpha') \
+             && document.querySelectorAll('#ended li').length >= 1",
+            "the standings",
+        )
+        .await;
+        page.wait("document.querySelectorAll('#live-games iframe').length >= 1", "the next games")
+            .await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        page.screenshot_view(&screenshot_dir().join("arena-live.png")).await;
+        let _ = Command::new("kill").args(["-TERM", &arena.id().to_string()]).status();
+        let _ = arena.wait();
     });
 }

@@ -1023,3 +1023,92 @@ async fn a_record_is_read_by_the_rules_and_a_review_searches_every_position_then
     assert_eq!(done["stopped"], true, "{done}");
     server.wait_for_children(1);
 }
+
+/// A game's link (`watch`) is followed read-only by other sockets: they get
+/// its board and each position as it is played, cannot move, hold no
+/// `--max-games` place and are not idle while they watch; once the player's
+/// tab leaves, the link still shows the game, until more ended games than
+/// `--watch-kept` push it out.
+#[tokio::test]
+async fn a_game_is_watched_by_its_link_read_only_and_without_a_place() {
+    let server =
+        Server::start(&["--max-games", "1", "--idle-timeout", "1000", "--watch-kept", "1"]);
+    let mut owner = connect(&server).await;
+    until(&mut owner, "hello").await;
+    send(&mut owner, new_game("otrazhenie", side(None, Value::Null), side(None, Value::Null)))
+        .await;
+    let link = until(&mut owner, "link").await;
+    let id = link["id"].as_str().expect("an id").to_owned();
+    assert_eq!(id.len(), 8, "{link}");
+    assert!(link["key"].as_str().is_some_and(|key| key.len() >= 16), "{link}");
+    let start = until(&mut owner, "state").await;
+    let mut spectator = connect(&server).await;
+    until(&mut spectator, "hello").await;
+    send(&mut spectator, json!({"type": "watch", "id": id})).await;
+    let watch = until(&mut spectator, "watch").await;
+    assert_eq!(watch["owner"], true, "{watch}");
+    assert_eq!(watch["settings"]["game"], "otrazhenie", "{watch}");
+    assert!(watch.get("key").is_none() && watch["settings"].get("link").is_none(), "{watch}");
+    until(&mut spectator, "board").await;
+    let seen = until(&mut spectator, "state").await;
+    assert_eq!(seen["fen"], start["fen"]);
+    // It cannot move, nor take the player's place.
+    let first = start["movepaths"]["moves"][0]["move"].as_str().expect("a move").to_owned();
+    send(&mut spectator, json!({"type": "move", "move": first})).await;
+    let refused = next(&mut spectator).await;
+    assert_eq!(refused["type"], "error", "{refused}");
+    assert!(refused["message"].as_str().unwrap_or("").contains("watches a game"), "{refused}");
+    // The player's move reaches it.
+    send(&mut owner, json!({"type": "move", "move": first})).await;
+    let after = until(&mut owner, "state").await;
+    let pushed = until(&mut spectator, "state").await;
+    assert_eq!(pushed["moves"], json!([first]));
+    assert_eq!(pushed["fen"], after["fen"]);
+    // It looks back: the player's tab answers.
+    send(&mut spectator, json!({"type": "view", "ply": 0})).await;
+    let view = until(&mut spectator, "view").await;
+    assert_eq!(view["fen"], start["fen"], "{view}");
+    assert_eq!(view["pieces"], start["pieces"], "{view}");
+    // Past the idle timeout the spectator is still there (it has a game);
+    // the one place is the player's.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    send(&mut spectator, new_game("focus", side(None, Value::Null), side(None, Value::Null))).await;
+    let refused = next(&mut spectator).await;
+    assert_eq!(refused["new_game"], true, "{refused}");
+    assert!(refused["message"].as_str().unwrap_or("").contains("at most 1 games"), "{refused}");
+    // An unknown link is told.
+    let mut stranger = connect(&server).await;
+    until(&mut stranger, "hello").await;
+    send(&mut stranger, json!({"type": "watch", "id": "zzzzzzzz"})).await;
+    let unknown = next(&mut stranger).await;
+    assert!(unknown["message"].as_str().unwrap_or("").contains("no game 'zzzzzzzz'"), "{unknown}");
+    // The player leaves: the spectator is told, and the link still shows
+    // the game to a newcomer.
+    drop(owner);
+    let left = until(&mut spectator, "watch").await;
+    assert_eq!(left["owner"], false, "{left}");
+    send(&mut stranger, json!({"type": "watch", "id": id})).await;
+    assert_eq!(until(&mut stranger, "watch").await["owner"], false);
+    let kept = until(&mut stranger, "state").await;
+    assert_eq!(kept["moves"], json!([first]), "{kept}");
+    assert_eq!(kept["ticking"], Value::Null, "{kept}");
+    // No tab can show earlier positions now.
+    send(&mut stranger, json!({"type": "view", "ply": 0})).await;
+    let refused = next(&mut stranger).await;
+    assert!(refused["message"].as_str().unwrap_or("").contains("cannot be shown now"), "{refused}");
+    // Another game ends: with --watch-kept 1 the first is dropped.
+    let mut other = connect(&server).await;
+    until(&mut other, "hello").await;
+    send(&mut other, new_game("focus", side(None, Value::Null), side(None, Value::Null))).await;
+    until(&mut other, "link").await;
+    drop(other);
+    for ws in [&mut spectator, &mut stranger] {
+        let dropped = loop {
+            let message = next(ws).await;
+            if message["type"] == "error" {
+                break message;
+            }
+        };
+        assert!(dropped["message"].as_str().unwrap_or("").contains("no longer kept"), "{dropped}");
+    }
+}

@@ -79,10 +79,7 @@ fn main() -> ExitCode {
         }
         Command::Tune(args) => commands::tune::run(args).map(|()| true),
         Command::Generate(args) => commands::generate::run(args, Cli::command()).map(|()| true),
-        Command::Arena(args) => std::env::current_exe()
-            .map_err(anyhow::Error::from)
-            .and_then(|exe| arena::run(games::GAMES, exe, arena::ArenaArgs::clone(args)))
-            .map(|()| true),
+        Command::Arena(args) => commands::serve::live::run_arena(args).map(|()| true),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

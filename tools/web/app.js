@@ -29,6 +29,8 @@ let rovingCell = null; // the board's one cell in the Tab order
 let premove = []; // the cells clicked for a move while the engine thinks: [from] or [from, to]
 let shapes = new Map(); // ply -> the arrows and circles drawn on that position
 let resumePly = null; // the ply looked at when the page was left, shown again
+let link = null; // { id, key }: the link of the game this tab plays
+let watching = null; // { id, owner }: the game this tab watches, read-only
 
 function setPhase(phase) {
   document.body.dataset.phase = phase;
@@ -81,8 +83,10 @@ const handlers = {
     $("referee").textContent = `Rules and board from the referee engine: ${message.referee}`;
     setPhase("idle");
     $("status").textContent = "Press New game.";
-    const saved = savedGame();
-    if (saved) {
+    const linked = linkInAddress();
+    const saved = savedGame(linked);
+    if (!saved && linked) watchGame(linked);
+    else if (saved) {
       // A reload, Back or a reopened tab: the server replays the moves to
       // fresh engines, at the speed they were watched at.
       if ([...$("speed").options].some((o) => Number(o.value) === saved.delay_ms)) $("speed").value = String(saved.delay_ms);
@@ -176,6 +180,12 @@ const handlers = {
     }
   },
   error(message) {
+    if (watching && !state) {
+      // The link's game is not (or no longer) here.
+      watching = null;
+      delete document.body.dataset.watching;
+      $("status").textContent = "Press New game.";
+    }
     if (!hello) {
       setPhase("refused");
     } else if (message.new_game) {
@@ -287,9 +297,15 @@ function tellChange(previous, moved) {
 
 // ----- the game in the address, for reloads -----
 
-// The browser ignores the address's changes when they come too fast (more
-// than 200 in 10 s, as engines at full speed make them), so it is written at
-// most ten times a second, the last change always, and when the page is left.
+// The address is the game's link (?g=<id>); the tab keeps the game itself
+// (with the link's key) in its session storage, so that a reload or Back
+// continues it under the same link while other tabs only watch it.
+const SAVED = "igroteka-game";
+
+// Engines at full speed change the game faster than it is worth keeping (and
+// the browser ignores the address's changes past 200 in 10 s), so it is
+// written at most ten times a second, the last change always, and when the
+// page is left.
 const SAVE_EVERY_MS = 100;
 let saveTimer = null;
 let savedAt = -Infinity;
@@ -304,7 +320,7 @@ function writeGame() {
   clearTimeout(saveTimer);
   saveTimer = null;
   savedAt = performance.now();
-  if (!settings || !state) return;
+  if (!settings || !state || !link || watching) return;
   const saved = { ...settings, moves: state.moves };
   delete saved.type;
   saved.delay_ms = Number($("speed").value);
@@ -320,10 +336,25 @@ function writeGame() {
       ? { ...side, clock: { ...side.clock, left_ms: Math.max(0, Math.round(clockLeft(i + 1))) } }
       : side,
   );
-  history.replaceState(null, "", `#game=${encodeURIComponent(JSON.stringify(saved))}`);
+  delete saved.link;
+  sessionStorage.setItem(SAVED, JSON.stringify({ id: link.id, key: link.key, game: saved }));
+  if (linkInAddress() !== link.id || location.hash) history.replaceState(null, "", `?g=${link.id}`);
 }
 
-function savedGame() {
+// The game to resume: this tab's own game of the link `id`, or (an address
+// of before links) the record after #game= in the address.
+function savedGame(id) {
+  if (id) {
+    try {
+      const own = JSON.parse(sessionStorage.getItem(SAVED));
+      if (own?.id === id && typeof own.game?.game === "string" && Array.isArray(own.game.sides)) {
+        return { ...own.game, link: { id, key: own.key } };
+      }
+    } catch {
+      // Nothing kept: the link is watched.
+    }
+    return null;
+  }
   const match = location.hash.match(/^#game=(.*)$/);
   if (!match) return null;
   try {
@@ -337,7 +368,71 @@ function savedGame() {
 
 function clearSavedGame() {
   history.replaceState(null, "", location.pathname);
+  sessionStorage.removeItem(SAVED);
 }
+
+function linkInAddress() {
+  return new URLSearchParams(location.search).get("g");
+}
+
+// ----- watching a game by its link -----
+
+function watchGame(id) {
+  watching = { id, owner: true };
+  document.body.dataset.watching = "true";
+  $("status").textContent = "Looking for the game…";
+  send({ type: "watch", id });
+}
+
+// The game this tab started has a link: it becomes the address.
+handlers.link = (message) => {
+  link = { id: message.id, key: message.key };
+  watching = null;
+  delete document.body.dataset.watching;
+  if (settings) delete settings.link;
+  $("title").textContent = gameTitle();
+  renderShare();
+  // At once: a reload right now must find the link in the address (the game
+  // itself is kept by the next state, or when the page is left).
+  if (linkInAddress() !== link.id || location.hash) history.replaceState(null, "", `?g=${link.id}`);
+  saveGame();
+};
+
+// What this tab watches: the game's settings, and whether its player's tab
+// is still there; its board, positions and analysis follow as they come.
+handlers.watch = (message) => {
+  watching = { id: message.id, owner: message.owner };
+  link = null;
+  settings = message.settings;
+  if (board) $("title").textContent = gameTitle();
+  renderShare();
+  if (state) {
+    if (phase() !== "closed") setPhase(livePhase());
+    render();
+  }
+};
+
+// A spectator's line in place of the player's.
+function watchStatus() {
+  if (phase() === "closed") return "Disconnected.";
+  if (viewPly !== null && !positions[viewPly]) return watching.owner ? `Move ${viewPly}: asking the player's tab…` : `Move ${viewPly}: not seen here; press End for the game now.`;
+  if (viewPly !== null) return `Move ${viewPly} of ${state.moves.length}: press End for the game now.`;
+  if (state.game_over) return "Watching: game over.";
+  if (!watching.owner) return "Watching: the game stopped (its player left, or its engines failed).";
+  if (state.thinking) return `Watching: ${playerName(state.to_move)} is thinking…`;
+  return `Watching: ${playerName(state.to_move)} to move.`;
+}
+
+function renderShare() {
+  const id = link?.id ?? watching?.id;
+  $("share").hidden = !id;
+  if (!id) return;
+  const url = `${location.origin}${location.pathname}?g=${id}`;
+  $("share-link").href = url;
+  $("share-link").textContent = url;
+}
+
+$("copy-link").onclick = () => copy($("share-link").href);
 
 // ----- setup -----
 
@@ -420,7 +515,8 @@ function readForm() {
 }
 
 function gameRunning() {
-  return state && !state.game_over && ["human", "thinking", "sent"].includes(phase());
+  // A game watched here is not abandoned by starting one.
+  return !watching && state && !state.game_over && ["human", "thinking", "sent"].includes(phase());
 }
 
 function openSetup(keep = false) {
@@ -488,7 +584,8 @@ $("restart").onclick = () => {
   if (!settings) return;
   // Fresh engines, the same game, the moves played so far.
   const moves = state ? state.moves : settings.moves;
-  startGame({ ...settings, moves });
+  // Under the same link, for those who watch.
+  startGame({ ...settings, moves, link });
 };
 
 // ----- drawing -----
@@ -619,10 +716,10 @@ function playerColour(n) {
 
 function gameTitle() {
   if (!settings) return "";
-  const who = (n) => settings.sides[n - 1].engine ?? "you";
+  const who = (n) => settings.sides[n - 1].engine ?? (watching ? "person" : "you");
   const people = settings.sides.filter((s) => !s.engine).length;
   const names = people === 2 ? `${playerName(1)} v ${playerName(2)}` : `${playerName(1)} (${who(1)}) v ${playerName(2)} (${who(2)})`;
-  return `${settings.game} ${settings.variant ?? ""} · ${names}`;
+  return `${watching ? "Watching · " : ""}${settings.game} ${settings.variant ?? ""} · ${names}`;
 }
 
 // The relative luminance (WCAG) of #rgb or #rrggbb.
@@ -765,6 +862,7 @@ function zoneWords(info) {
 }
 
 function livePhase() {
+  if (watching && !watching.owner && !state.game_over) return "stopped";
   return state.game_over ? "over" : state.human_to_move ? "human" : "thinking";
 }
 
@@ -777,7 +875,7 @@ function renderStatus() {
   else if (state.human_to_move) text = `${playerName(state.to_move)} to move: click or drag a piece.`;
   else if (paused) text = "Paused.";
   else text = `${playerName(state.to_move)} is thinking…`;
-  $("status").textContent = text;
+  $("status").textContent = watching ? watchStatus() : text;
 }
 
 // The cells whose stacks differ between two positions (a displaced piece
@@ -880,7 +978,7 @@ setInterval(tickClocks, 100);
 // ----- moves by clicks, drags and keys -----
 
 function humanMoves() {
-  if (!state || !state.human_to_move || viewPly !== null) return [];
+  if (!state || !state.human_to_move || viewPly !== null || watching) return [];
   if (phase() !== "human") return [];
   return state.movepaths.moves;
 }
@@ -1412,6 +1510,7 @@ function renderButtons() {
   $("step").disabled = !running || !paused || state.thinking != null;
   $("open-setup").disabled = !connected;
   $("rematch").disabled = !connected;
+  if (watching) for (const id of ["takeback", "resign", "pause", "step", "speed", "rematch"]) $(id).disabled = true;
 }
 
 $("takeback").onclick = () => {
@@ -1540,7 +1639,7 @@ function renderResult() {
   const v = state.verdict;
   $("why").textContent = v ? (v.reason === "time" ? `${playerName(v.loser)} ran out of time.` : `${playerName(v.loser)} resigned.`) : "";
   // Coloured by what it means to the person playing.
-  const person = onePerson();
+  const person = watching ? null : onePerson();
   const mood = !person ? "" : result === "draw" ? "drawn" : result === (person === 1 ? "p1win" : "p2win") ? "won" : "lost";
   banner.className = mood;
   banner.hidden = false;
@@ -1555,7 +1654,7 @@ function whitePlayer() {
 
 // Who played side `n`: the engine's name, or "You" for a person.
 function sideName(n) {
-  return settings.sides[n - 1].engine ?? "You";
+  return settings.sides[n - 1].engine ?? (watching ? "Person" : "You");
 }
 
 // The record to copy, for `igroteka replay` and for any PGN tool: `White`,
@@ -1980,10 +2079,10 @@ function recordFileName() {
 function downloadRecord() {
   if (!settings || !state) return;
   const url = URL.createObjectURL(new Blob([`${recordText()}\n`], { type: "application/x-chess-pgn" }));
-  const link = Object.assign(document.createElement("a"), { href: url, download: recordFileName() });
-  document.body.append(link);
-  link.click();
-  link.remove();
+  const anchor = Object.assign(document.createElement("a"), { href: url, download: recordFileName() });
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
@@ -2160,6 +2259,8 @@ $("review-start").onclick = startReview;
 $("review-after").onclick = startReview;
 $("review-stop").onclick = () => send({ type: "review_stop" });
 $("graph").addEventListener("click", clickGraph);
+// Inside another page (the arena's live page): the board and its bars only.
+if (new URLSearchParams(location.search).has("embed")) document.body.dataset.embed = "";
 
 // Back to a page kept in the browser's cache: its connection is gone, so
 // load it afresh (the address resumes the game).

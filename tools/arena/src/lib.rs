@@ -28,6 +28,7 @@ mod compliance;
 mod config;
 mod engine;
 mod movetext;
+mod observe;
 mod ratings;
 mod record;
 mod referee;
@@ -45,6 +46,7 @@ pub use compliance::{Check, CheckArgs, Checker, check_engine};
 pub use config::{EngineSpec, Limit, Program, TimeControl, split_command};
 pub use engine::Fault;
 pub use movetext::{Movetext, MovetextError, MovetextScanner, Token, Tokens, read_movetext};
+pub use observe::{Event, Observer};
 pub use ratings::{NoRatings, Rating, ml_gradient, ml_ratings};
 pub use record::{GameRecord, MoveEval, Termination};
 pub use referee::OptionsRefused;
@@ -252,6 +254,11 @@ pub struct ArenaFlags {
         value_parser = on_off(),
     )]
     pub restart: bool,
+    /// Serve a page at `PORT` (on 127.0.0.1) or `HOST:PORT` that shows the
+    /// games in progress and the standings as they go (the `igroteka`
+    /// binary serves it; 0: any free port, printed).
+    #[arg(long, value_name = "[HOST:]PORT")]
+    pub live: Option<String>,
 }
 
 /// `on` (true) or `off` (false), for `--restart`.
@@ -295,8 +302,22 @@ pub fn run(
     igroteka_exe: PathBuf,
     args: ArenaArgs,
 ) -> anyhow::Result<()> {
+    run_observed(games, igroteka_exe, args, None)
+}
+
+/// As [`run`], telling `observer` what happens in the tournament as it
+/// goes (see [`Event`]): what `igroteka arena --live` shows.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_observed(
+    games: &'static [search::GameEntry],
+    igroteka_exe: PathBuf,
+    args: ArenaArgs,
+    observer: Option<std::sync::Arc<dyn Observer>>,
+) -> anyhow::Result<()> {
     if let Some(ArenaCommand::Merge(merge_args)) = &args.flags.command {
         return merge(games, merge_args);
     }
-    tournament::run(games, igroteka_exe, args)
+    tournament::run(games, igroteka_exe, args, observe::Observers(observer))
 }

@@ -18,6 +18,7 @@ use tokio::time::Instant;
 use crate::adjudicate::{Adjudication, Tracker, Verdict, table_verdict};
 use crate::config::{EngineSpec, Limit, Program, TimeControl};
 use crate::engine::{Engine, Fault, Heard, MAX_UNRECOGNISED};
+use crate::observe::{Event, Observers};
 use crate::record::{GameRecord, MoveEval, Termination};
 use crate::schedule::{Fixture, Opening, Pairing};
 
@@ -65,6 +66,8 @@ pub struct Referee {
     pub restart: bool,
     /// The engine processes kept for their next game, per engine.
     pub(crate) idle: Idle,
+    /// Told each game's start, moves, searches and end.
+    pub(crate) observers: Observers,
 }
 
 /// Engine processes between two games, per engine of the tournament.
@@ -259,6 +262,8 @@ impl Referee {
                 }
             }
         }
+        let result = outcome.result_text();
+        self.observers.tell(Event::Ended { id: fixture.id, result, reason: &reason });
         Ok(GameRecord {
             id: fixture.id,
             round: fixture.round,
@@ -313,7 +318,20 @@ impl Referee {
         let names = [specs.first.name.as_str(), specs.second.name.as_str()];
         // The side that made the last engine move (none yet: the opening's).
         let mut mover = None;
+        self.observers.tell(Event::Started { id: fixture.id, engines: names });
         loop {
+            // Every position, the last one too, when it is watched.
+            if self.observers.0.is_some()
+                && let Ok(position) = position_message(opening, game.moves())
+            {
+                self.observers.tell(Event::Moved {
+                    id: fixture.id,
+                    position: &position,
+                    moves: game.moves(),
+                    clocks_ms: [clocks.first, clocks.second].map(|c| c.map(|c| c.left_ms)),
+                    to_move: game.position().side_to_move(),
+                });
+            }
             if let Some(outcome) = game.outcome() {
                 return Ok(if game.ended_at_cap() {
                     End::MaxPlies(outcome)
@@ -349,8 +367,10 @@ impl Referee {
                     return Ok(End::Fault(side.other(), fault));
                 }
             };
-            let answer =
-                self.think(engine, limits[side], &mut clocks, side, &position, margins[side]).await;
+            let told = (fixture.id, &self.observers);
+            let answer = self
+                .think(engine, limits[side], &mut clocks, side, &position, margins[side], told)
+                .await;
             let (token, eval) = match answer {
                 Ok(answer) => answer,
                 Err(fault) => return Ok(End::Fault(side, fault)),
@@ -545,6 +565,7 @@ impl Referee {
         side: Player,
         position: &GuiMessage,
         margin: Duration,
+        (id, observers): (u64, &Observers),
     ) -> Result<(Option<MoveToken>, MoveEval), Fault> {
         engine.send(position).await?;
         engine.sync(self.stall_timeout).await?;
@@ -571,6 +592,12 @@ impl Referee {
                 Some(Heard::Message(EngineMessage::BestMove(mv))) => break mv,
                 Some(Heard::Message(EngineMessage::ReadyOk)) => probe_sent = None,
                 Some(Heard::Message(EngineMessage::Info(info))) => {
+                    observers.tell(Event::Searched {
+                        id,
+                        side,
+                        depth: info.depth,
+                        score: info.score.as_ref(),
+                    });
                     // The last score and depth before `bestmove` are the move's.
                     score = info.score.or(info.mate.map(mate_score)).or(score);
                     depth = info.depth.or(depth);

@@ -18,6 +18,7 @@ use tokio::task::JoinSet;
 use crate::adjudicate::{Adjudication, DrawRule, ResignRule, TableResults};
 use crate::check::{game_table, repeated_games, verify};
 use crate::config::{EngineSpec, Limit};
+use crate::observe::{Event, Observers};
 use crate::record::{GameRecord, MoveEval};
 use crate::referee::{Idle, Referee, StartError};
 use crate::schedule::{Fixture, GAMES_PER_ENCOUNTER, Opening, Openings, Pairing, Shard};
@@ -64,8 +65,13 @@ impl Plan {
     }
 }
 
-pub(crate) fn run(games: &'static [GameEntry], igroteka: PathBuf, args: ArenaArgs) -> Result<()> {
-    let plan = plan(games, igroteka, &args)?;
+pub(crate) fn run(
+    games: &'static [GameEntry],
+    igroteka: PathBuf,
+    args: ArenaArgs,
+    observers: Observers,
+) -> Result<()> {
+    let plan = plan(games, igroteka, &args, observers)?;
     let lock = args.flags.state.as_deref().map(StateLock::take).transpose()?;
     let (runtime, mut outputs, done) = match prepare(&plan, &args) {
         Ok(prepared) => prepared,
@@ -223,7 +229,12 @@ fn repeat_warning(plan: &Plan, varies: &[bool]) -> Option<String> {
     ))
 }
 
-fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Result<Plan> {
+fn plan(
+    games: &'static [GameEntry],
+    igroteka: PathBuf,
+    args: &ArenaArgs,
+    observers: Observers,
+) -> Result<Plan> {
     let entry = match &args.flags.game {
         Some(name) => find_game(games, name)?,
         None => games.first().context("no game is registered")?,
@@ -381,6 +392,7 @@ fn plan(games: &'static [GameEntry], igroteka: PathBuf, args: &ArenaArgs) -> Res
             pairing,
             adjudication,
             table,
+            observers,
         }),
         fixtures,
         openings: round_openings,
@@ -487,6 +499,11 @@ async fn play(plan: &Plan, outputs: &mut Outputs, mut records: Vec<GameRecord>) 
                 }
                 records.push(record);
                 let standings = Standings::new(&names, &records);
+                plan.referee.observers.tell(Event::Standings {
+                    table: &standings.table(),
+                    played: records.len() as u64,
+                    total,
+                });
                 if let Some(sprt) = &plan.sprt
                     && !stopped
                     && sprt.verdict(standings.sprt_llr(sprt)) != SprtVerdict::Continue

@@ -63,10 +63,17 @@ pub enum Request {
     },
     /// Stop the review under way.
     ReviewStop,
+    /// Watch the game of link `id` (read-only): answered by a `watch`
+    /// notice, then the game's `board`, `state` and `info` notices as it
+    /// goes on (see [`super::watch`]).
+    Watch {
+        /// The id of the link (`/?g=<id>`).
+        id: String,
+    },
 }
 
 /// The settings of a game.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
     /// The game, as the engines' `Game` option names it.
@@ -96,10 +103,25 @@ pub struct NewGame {
     /// verdict (refused when the rules ended the game).
     #[serde(default)]
     pub verdict: Option<Ended>,
+    /// The link of the game this one continues (a reload, a restart), with
+    /// the key its tab was given: the game keeps that link when no other
+    /// tab plays it, else it gets a new one.
+    #[serde(default, skip_serializing)]
+    pub link: Option<Link>,
+}
+
+/// A game's link and the key of the tab that plays it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Link {
+    /// The id in the link.
+    pub id: String,
+    /// The key the server gave the tab with the link.
+    pub key: String,
 }
 
 /// A resignation or a flag, as a resumed game carries it.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Ended {
     /// `p1win` or `p2win`.
@@ -109,7 +131,7 @@ pub struct Ended {
 }
 
 /// Who plays one side: a person (no engine) or an engine with its limit.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Side {
     /// The engine's name, or none for a person.
@@ -125,7 +147,7 @@ pub struct Side {
 }
 
 /// A side's clock: a base time and an increment per move.
-#[derive(Clone, Copy, Debug, Deserialize)]
+#[derive(Clone, Copy, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Clock {
     /// The time at the start, in ms.
@@ -139,7 +161,7 @@ pub struct Clock {
 }
 
 /// One search limit.
-#[derive(Clone, Copy, Debug, Deserialize)]
+#[derive(Clone, Copy, Debug, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Limit {
     /// Milliseconds per move.
@@ -150,7 +172,9 @@ pub enum Limit {
     Nodes(u64),
 }
 
-/// What the server tells the page.
+/// What the server tells the page (and a `watch` notice, which
+/// [`super::watch`] writes: a spectator's link, its game's settings and
+/// whether its player's tab is still there).
 #[derive(Debug, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Notice {
@@ -195,6 +219,14 @@ pub enum Notice {
         /// Whether a New game failed (the running game, if any, goes on).
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         new_game: bool,
+    },
+    /// The game just started has this link (`/?g=<id>`); `key` lets this
+    /// tab continue it under the same link after a reload.
+    Link {
+        /// The id in the link.
+        id: String,
+        /// The tab's key to the link.
+        key: String,
     },
     /// The position after the first `ply` moves, as asked by [`Request::View`].
     View {
@@ -251,7 +283,7 @@ pub struct GameInfo {
 }
 
 /// The position after a change.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct State {
     /// The moves played from the base position.
     pub moves: Vec<String>,

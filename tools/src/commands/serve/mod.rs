@@ -4,9 +4,11 @@
 
 mod engine;
 mod import;
+pub mod live;
 mod messages;
 mod review;
 mod session;
+mod watch;
 
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
@@ -82,6 +84,10 @@ pub struct ServeFlags {
     /// WebSocket is closed (reloading the page reconnects).
     #[arg(long, default_value_t = 600_000)]
     idle_timeout: u64,
+    /// How many ended games stay watchable at their links (a game is
+    /// watchable while it is played, then among the last N ended).
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    watch_kept: usize,
 }
 
 const ENGINE_ARG: &str = "engine";
@@ -198,6 +204,9 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         slots: Arc::new(Semaphore::new(flags.max_games)),
         max_games: flags.max_games,
         idle_timeout: Duration::from_millis(flags.idle_timeout),
+        links: watch::Registry::new(flags.watch_kept),
+        kept: flags.watch_kept,
+        plays: true,
     });
     let runtime = tokio::runtime::Runtime::new()?;
     // Returning drops the runtime and with it every session's engines,
@@ -237,19 +246,39 @@ async fn serve(
     config: Arc<Config>,
     flags: &ServeFlags,
 ) -> anyhow::Result<()> {
+    let listener = tokio::net::TcpListener::bind(address)
+        .await
+        .with_context(|| format!("cannot listen on {}:{}", address.0, address.1))?;
+    let url = url_of(listener.local_addr()?);
+    // A closed stdout (`igroteka serve | head -1`) must not stop the server.
+    let mut out = std::io::stdout();
+    let _ = writeln!(out, "igroteka serve: open {url} (Ctrl-C stops)").and_then(|()| out.flush());
+    if flags.open {
+        open_browser(&url);
+    }
+    accept(listener, router(config, flags, None), flags).await
+}
+
+/// The address a page of `local` is opened at: for every address
+/// (`--host 0.0.0.0`) this machine's own, as a page under 0.0.0.0 would be
+/// refused.
+fn url_of(local: SocketAddr) -> String {
+    let shown = match local.ip() {
+        ip if !ip.is_unspecified() => local,
+        IpAddr::V4(_) => SocketAddr::new(Ipv4Addr::LOCALHOST.into(), local.port()),
+        IpAddr::V6(_) => SocketAddr::new(Ipv6Addr::LOCALHOST.into(), local.port()),
+    };
+    format!("http://{shown}/")
+}
+
+/// The page, its files and its WebSocket; with `live`, an arena's page at
+/// `/` (which shows its games with the page at `/game`) and its state.
+fn router(config: Arc<Config>, flags: &ServeFlags, live: Option<Arc<live::Live>>) -> Router {
+    const HTML: &str = "text/html; charset=utf-8";
+    const JS: &str = "text/javascript; charset=utf-8";
+    let index = || async { page(HTML, include_str!("../../../web/index.html")) };
     let app = Router::new()
-        .route(
-            "/",
-            get(|| async {
-                page("text/html; charset=utf-8", include_str!("../../../web/index.html"))
-            }),
-        )
-        .route(
-            "/app.js",
-            get(|| async {
-                page("text/javascript; charset=utf-8", include_str!("../../../web/app.js"))
-            }),
-        )
+        .route("/app.js", get(|| async { page(JS, include_str!("../../../web/app.js")) }))
         .route(
             "/style.css",
             get(|| async {
@@ -259,25 +288,24 @@ async fn serve(
         .route("/favicon.svg", get(favicon))
         .route("/favicon.ico", get(favicon))
         .route("/ws", get(websocket));
-    let listener = tokio::net::TcpListener::bind(address)
-        .await
-        .with_context(|| format!("cannot listen on {}:{}", address.0, address.1))?;
-    let local = listener.local_addr()?;
-    let app = app.with_state(Served { config, origins: Arc::new(flags.origin.clone()) });
-    // Every address (`--host 0.0.0.0`): this machine's own is offered, a
-    // page under 0.0.0.0 would be refused.
-    let shown = match local.ip() {
-        ip if !ip.is_unspecified() => local,
-        IpAddr::V4(_) => SocketAddr::new(Ipv4Addr::LOCALHOST.into(), local.port()),
-        IpAddr::V6(_) => SocketAddr::new(Ipv6Addr::LOCALHOST.into(), local.port()),
+    let app = match &live {
+        None => app.route("/", get(index)),
+        Some(_) => app
+            .route("/", get(|| async { page(HTML, include_str!("../../../web/live.html")) }))
+            .route("/live.js", get(|| async { page(JS, include_str!("../../../web/live.js")) }))
+            .route("/live.json", get(live::state))
+            .route("/game", get(index)),
     };
-    let url = format!("http://{shown}/");
-    // A closed stdout (`igroteka serve | head -1`) must not stop the server.
-    let mut out = std::io::stdout();
-    let _ = writeln!(out, "igroteka serve: open {url} (Ctrl-C stops)").and_then(|()| out.flush());
-    if flags.open {
-        open_browser(&url);
-    }
+    app.with_state(Served { config, origins: Arc::new(flags.origin.clone()), live })
+}
+
+/// Serves `app` on `listener` until a terminating signal, which ends every
+/// engine first, within the bounds of `flags`.
+async fn accept(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    flags: &ServeFlags,
+) -> anyhow::Result<()> {
     let header_timeout = Duration::from_millis(flags.header_timeout);
     let places = Arc::new(Semaphore::new(flags.max_connections));
     let refusals = Arc::new(Semaphore::new(MAX_REFUSALS));
@@ -380,6 +408,8 @@ struct Served {
     config: Arc<Config>,
     /// The `--origin`s.
     origins: Arc<Vec<String>>,
+    /// An arena's games, for `arena --live`.
+    live: Option<Arc<live::Live>>,
 }
 
 fn page(content_type: &'static str, body: &'static str) -> impl IntoResponse {
@@ -394,7 +424,7 @@ async fn websocket(
     ws: WebSocketUpgrade,
     headers: HeaderMap,
     Extension(connection): Extension<Connection>,
-    State(Served { config, origins }): State<Served>,
+    State(Served { config, origins, .. }): State<Served>,
 ) -> Response {
     // Pages of other sites may not start engines here: the origin must be
     // the address the client reached, not merely the `Host` the request

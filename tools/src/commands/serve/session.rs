@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arena::{EngineSpec, Program};
-use axum::extract::ws::{CloseFrame, Message, WebSocket, close_code};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, close_code};
 use protocol::{
     EngineMessage, Go, GuiMessage, MoveToken, PositionBase, PositionText, Query, SearchInfo,
 };
@@ -21,6 +21,7 @@ use tokio::time::Instant;
 use super::engine::{Engine, EngineError};
 use super::messages::{GameInfo, Limit, NewGame, Notice, Request, State, Verdict};
 use super::review::Review;
+use super::watch::{Entry, Registry, Snapshot, ViewAsk, is_id};
 use games::GAMES;
 
 /// What every session shares.
@@ -39,6 +40,13 @@ pub struct Config {
     pub max_games: usize,
     /// How long a tab may stay connected without a game.
     pub idle_timeout: Duration,
+    /// The links of the games played and the last ones ended.
+    pub links: Registry,
+    /// How many ended games `links` keeps (`--watch-kept`).
+    pub kept: usize,
+    /// Whether tabs may start games (not on `arena --live`'s page, which
+    /// only shows the tournament's).
+    pub plays: bool,
 }
 
 /// An engine playing one side.
@@ -79,7 +87,7 @@ struct Game {
 }
 
 /// A failure that ends the game (its engines are closed).
-struct Fatal(String);
+pub(super) struct Fatal(String);
 
 impl From<EngineError> for Fatal {
     fn from(e: EngineError) -> Self {
@@ -107,8 +115,17 @@ pub async fn run(ws: WebSocket, config: Arc<Config>) {
     if send(&mut ws, &hello).await.is_err() {
         return;
     }
-    let mut session =
-        Session { ws, config, game: None, slot: None, quiet_since: Instant::now(), review: None };
+    let mut session = Session {
+        ws,
+        config,
+        game: None,
+        slot: None,
+        quiet_since: Instant::now(),
+        review: None,
+        link: None,
+        views: None,
+        watching: None,
+    };
     session.serve().await;
     session.end_game().await;
 }
@@ -124,6 +141,40 @@ struct Session {
     quiet_since: Instant,
     /// The review of the game under way, if any.
     review: Option<Review>,
+    /// The link of `game`, which spectators watch.
+    link: Option<Arc<Entry>>,
+    /// The spectators' questions about earlier positions of `game`.
+    views: Option<tokio::sync::mpsc::Receiver<ViewAsk>>,
+    /// The game this tab watches, if it watches one (and plays none).
+    watching: Option<Watching>,
+}
+
+/// A spectator's game: the latest snapshot and what of it was sent.
+struct Watching {
+    /// The game, to ask the player's tab for earlier positions; not held
+    /// (the game is dropped when it is no longer kept).
+    entry: std::sync::Weak<Entry>,
+    snapshot: tokio::sync::watch::Receiver<Snapshot>,
+    /// What the page was sent; `None` before the first.
+    shown: Option<Snapshot>,
+}
+
+/// A spectator's question for the tab that plays (`None`: none will come
+/// any more); never, when the tab plays no game with a link.
+async fn asked(views: Option<&mut tokio::sync::mpsc::Receiver<ViewAsk>>) -> Option<ViewAsk> {
+    match views {
+        Some(views) => views.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Whether the watched game changed (`false`: it was dropped); never, when
+/// the tab watches none.
+async fn changed(watching: Option<&mut Watching>) -> bool {
+    match watching {
+        Some(watching) => watching.snapshot.changed().await.is_ok(),
+        None => std::future::pending().await,
+    }
 }
 
 /// The next message of `player`'s engine; never, when a person plays the side.
@@ -137,7 +188,8 @@ async fn heard(player: Option<&mut Player>) -> Result<EngineMessage, EngineError
 impl Session {
     async fn serve(&mut self) {
         loop {
-            let idle_at = self.game.is_none().then(|| self.quiet_since + self.config.idle_timeout);
+            let idle = self.game.is_none() && self.watching.is_none();
+            let idle_at = idle.then(|| self.quiet_since + self.config.idle_timeout);
             let (first, second, deadline, go_at, flag_at) = match &mut self.game {
                 Some(game) => {
                     let flag_at = game.flag_at();
@@ -149,6 +201,8 @@ impl Session {
             };
             let review_at = self.review.as_ref().map(Review::deadline);
             let review = self.review.as_mut();
+            let watching = self.watching.as_mut();
+            let views = self.views.as_mut();
             let outcome = tokio::select! {
                 message = self.ws.recv() => match message {
                     Some(Ok(Message::Text(text))) => {
@@ -176,6 +230,8 @@ impl Session {
                     let error = "the review's engine did not answer in time".to_owned();
                     self.end_review(Some(error), false).await
                 }
+                kept = changed(watching) => self.spectate(kept).await,
+                question = asked(views) => self.answer_view(question).await,
             };
             if let Err(Fatal(message)) = outcome {
                 self.end_game().await;
@@ -187,11 +243,16 @@ impl Session {
         }
     }
 
-    /// Closes the game's engines and gives its place back.
+    /// Closes the game's engines and gives its place back; its link
+    /// shows it ended.
     async fn end_game(&mut self) {
         if let Some(review) = self.review.take() {
             review.close().await;
         }
+        if let Some(link) = self.link.take() {
+            self.config.links.release(&link);
+        }
+        self.views = None;
         if let Some(game) = self.game.take() {
             game.close().await;
         }
@@ -236,7 +297,16 @@ impl Session {
             Ok(request) => request,
             Err(e) => return self.complain(&format!("bad message from the page: {e}")).await,
         };
+        let watcher =
+            matches!(request, Request::New(_) | Request::Watch { .. } | Request::View { .. });
+        if self.watching.is_some() && !watcher {
+            return self.complain("this tab watches a game: only the tab that plays it can").await;
+        }
         match request {
+            Request::New(_) if !self.config.plays => {
+                let message = "this page shows a tournament's games: it plays none".to_owned();
+                self.refuse_new(message).await
+            }
             Request::New(settings) => {
                 if let Some(review) = self.review.take() {
                     review.close().await;
@@ -258,11 +328,13 @@ impl Session {
                     },
                 };
                 let notes = match self.start(*settings).await {
-                    Ok((game, notes)) => {
+                    Ok((game, notes, board)) => {
                         if let Some(old) = self.game.replace(game) {
                             old.close().await;
                         }
                         self.slot = Some(slot);
+                        self.watching = None;
+                        self.relink(board).await;
                         notes
                     }
                     Err(Fatal(message)) => {
@@ -280,6 +352,7 @@ impl Session {
             }
             Request::Move { text } => self.human_move(text).await,
             Request::TakeBack => self.take_back().await,
+            Request::View { ply } if self.watching.is_some() => self.watched_view(ply).await,
             Request::View { ply } => self.view(ply).await,
             Request::Resign { side } => self.resign(side).await,
             Request::Pace { paused, delay_ms } => self.pace(paused, delay_ms).await,
@@ -294,12 +367,128 @@ impl Session {
             }
             Request::Review { movetime_ms } => self.review(movetime_ms.unwrap_or(300)).await,
             Request::ReviewStop => self.end_review(None, true).await,
+            Request::Watch { id } => self.watch(&id).await,
         }
+    }
+
+    /// Sends `notice` to the page and, when it shows the game, to the
+    /// game's spectators.
+    async fn tell(&mut self, notice: Notice) {
+        let text = Utf8Bytes::from(serde_json::to_string(&notice).unwrap_or_default());
+        let _ = self.ws.write(Some(Message::Text(text.clone()))).await;
+        if let Some(link) = &self.link {
+            link.publish(notice, text.as_str());
+        }
+    }
+
+    /// Gives the game just started its link: the one it continues, when
+    /// its settings show that link's key and no other tab plays it, else a
+    /// new one; the old game's link shows it ended. The page is told the
+    /// link, the spectators the board.
+    async fn relink(&mut self, board: Notice) {
+        let Some(game) = &self.game else { return };
+        let settings = game.settings.clone();
+        let links = &self.config.links;
+        let continued = match &settings.link {
+            Some(wanted) => match self.link.take() {
+                Some(own) if own.id == wanted.id && own.key == wanted.key => Some(own),
+                own => {
+                    if let Some(own) = own {
+                        links.release(&own);
+                    }
+                    links.claim(&wanted.id, &wanted.key, &settings).await
+                }
+            },
+            None => None,
+        };
+        if let Some(old) = self.link.take() {
+            links.release(&old);
+        }
+        let link = continued.unwrap_or_else(|| links.create(&settings));
+        let notice = Notice::Link { id: link.id.clone(), key: link.key.clone() };
+        let _ = send(&mut self.ws, &notice).await;
+        let text = serde_json::to_string(&board).unwrap_or_default();
+        link.publish(board, &text);
+        self.views = Some(link.answer_views());
+        self.link = Some(link);
+    }
+
+    /// Starts watching the game of link `id` (a tab that plays a game
+    /// keeps playing it).
+    async fn watch(&mut self, id: &str) -> Result<(), Fatal> {
+        if self.game.is_some() {
+            return self
+                .complain("this tab plays a game: open the link in another tab to watch it")
+                .await;
+        }
+        let found = if is_id(id) { self.config.links.find(id) } else { None };
+        let Some(entry) = found else {
+            let message = format!(
+                "there is no game '{}' here: a link shows its game while it is played and                  among the last {} ended games",
+                id.escape_debug(),
+                self.config.kept
+            );
+            return self.complain(&message).await;
+        };
+        self.watching = Some(Watching {
+            entry: Arc::downgrade(&entry),
+            snapshot: entry.subscribe(),
+            shown: None,
+        });
+        self.spectate(true).await
+    }
+
+    /// Sends a spectator what changed in its game since the last time
+    /// (`kept`), or says the game was dropped.
+    async fn spectate(&mut self, kept: bool) -> Result<(), Fatal> {
+        let Some(watching) = &mut self.watching else { return Ok(()) };
+        if !kept {
+            self.watching = None;
+            self.quiet_since = Instant::now();
+            let message = format!(
+                "the game of this link is no longer kept (the server keeps the last {} ended                  games)",
+                self.config.kept
+            );
+            return self.complain(&message).await;
+        }
+        let now = watching.snapshot.borrow_and_update().clone();
+        let shown = watching.shown.replace(now.clone());
+        let fresh = |new: &Option<Arc<str>>, old: Option<&Option<Arc<str>>>| match (new, old) {
+            (Some(new), Some(Some(old))) if Arc::ptr_eq(new, old) => None,
+            (new, _) => new.clone(),
+        };
+        let mut texts: Vec<Arc<str>> = Vec::new();
+        if shown.as_ref().is_none_or(|shown| !Arc::ptr_eq(&shown.watch, &now.watch)) {
+            texts.push(Arc::clone(&now.watch));
+        }
+        texts.extend(fresh(&now.board, shown.as_ref().map(|s| &s.board)));
+        let old_state = shown.as_ref().and_then(|s| s.state.as_ref());
+        if let Some((state, at)) = &now.state
+            && old_state.is_none_or(|(old, _)| !Arc::ptr_eq(old, state))
+        {
+            // The clock that runs has run since the position was published.
+            let mut state = State::clone(state);
+            if let Some(side) = state.ticking
+                && let Some(left) = &mut state.clocks[usize::from(side - 1)]
+            {
+                *left -= at.elapsed().as_millis().min(i64::MAX as u128) as i64;
+            }
+            texts.push(serde_json::to_string(&Notice::State(state)).unwrap_or_default().into());
+        }
+        for side in 0..2 {
+            texts.extend(fresh(&now.info[side], shown.as_ref().map(|s| &s.info[side])));
+        }
+        for text in texts {
+            if self.ws.write(Some(Message::Text(text.as_ref().into()))).await.is_err() {
+                break;
+            }
+        }
+        Ok(())
     }
 
     /// Starts the processes of a game (what fails closes them again); with
     /// the notes on the engines' options.
-    async fn start(&mut self, mut settings: NewGame) -> Result<(Game, Vec<String>), Fatal> {
+    async fn start(&mut self, mut settings: NewGame) -> Result<(Game, Vec<String>, Notice), Fatal> {
         let config = Arc::clone(&self.config);
         // Nothing the page sends may become two protocol lines, nor a
         // position text or move that reads back as more moves.
@@ -359,8 +548,9 @@ impl Session {
         }
         match prepared {
             Ok((board, rules)) => {
-                let _ = send(&mut self.ws, &Notice::Board { board, rules }).await;
-                Ok((game, notes))
+                let board = Notice::Board { board, rules };
+                let _ = send(&mut self.ws, &board).await;
+                Ok((game, notes, board))
             }
             Err(e) => {
                 game.close().await;
@@ -412,20 +602,58 @@ impl Session {
             ticking: game.turn_started.map(|_| side as u8 + 1),
             paused: game.paused,
         };
-        let _ = send(&mut self.ws, &Notice::State(state)).await;
+        self.tell(Notice::State(state)).await;
         Ok(())
     }
 
     /// The position after the first `ply` moves, for the page's move list;
     /// the referee is put back on the game's position.
     async fn view(&mut self, ply: usize) -> Result<(), Fatal> {
+        match self.viewed(ply).await? {
+            Ok(notice) => {
+                let _ = send(&mut self.ws, &notice).await;
+                Ok(())
+            }
+            Err(message) => self.complain(&message).await,
+        }
+    }
+
+    /// A spectator's question: the player's tab answers it.
+    async fn watched_view(&mut self, ply: usize) -> Result<(), Fatal> {
+        let entry = self.watching.as_ref().and_then(|w| w.entry.upgrade());
+        let answer = match entry {
+            Some(entry) => entry.view(ply, self.config.timeout).await,
+            None => Err("the game of this link is no longer kept".to_owned()),
+        };
+        match answer {
+            Ok(text) => {
+                let _ = self.ws.write(Some(Message::Text(text.into()))).await;
+                Ok(())
+            }
+            Err(message) => self.complain(&message).await,
+        }
+    }
+
+    /// Answers a spectator's question about an earlier position.
+    async fn answer_view(&mut self, question: Option<ViewAsk>) -> Result<(), Fatal> {
+        let Some((ply, reply)) = question else {
+            self.views = None;
+            return Ok(());
+        };
+        let answer = self.viewed(ply).await?;
+        let _ = reply.send(answer.map(|notice| serde_json::to_string(&notice).unwrap_or_default()));
+        Ok(())
+    }
+
+    /// The `view` notice of the position after `ply` moves, or why there is
+    /// none; the referee is put back on the game's position.
+    async fn viewed(&mut self, ply: usize) -> Result<Result<Notice, String>, Fatal> {
         let timeout = self.config.timeout;
         let Some(game) = &mut self.game else {
-            return self.complain("no game is running: start one").await;
+            return Ok(Err("no game is running: start one".to_owned()));
         };
         if ply > game.moves.len() {
-            let message = format!("the game has no move {ply}");
-            return self.complain(&message).await;
+            return Ok(Err(format!("the game has no move {ply}")));
         }
         let mut position = game.position();
         if let GuiMessage::Position { moves, .. } = &mut position {
@@ -436,8 +664,7 @@ impl Session {
         let pieces = json(&game.referee.name, "pieces", &pieces)?;
         let fen = game.referee.ask(Query::Fen, timeout).await?;
         game.referee.command(&game.position(), timeout).await?;
-        let _ = send(&mut self.ws, &Notice::View { ply, fen, pieces }).await;
-        Ok(())
+        Ok(Ok(Notice::View { ply, fen, pieces }))
     }
 
     async fn resign(&mut self, side: Option<u8>) -> Result<(), Fatal> {
@@ -606,8 +833,7 @@ impl Session {
                 self.played(text).await
             }
             EngineMessage::Info(info) if player.abandoned == 0 => {
-                let notice = info_notice(side, info);
-                let _ = send(&mut self.ws, &notice).await;
+                self.tell(info_notice(side, info)).await;
                 Ok(())
             }
             _ => Ok(()),
@@ -877,7 +1103,7 @@ impl Limit {
 /// built-ins also get their `Engine`, and a built-in `referee` no endgame
 /// table (it searches nothing). One that fails is closed. Notes of the
 /// options it does not declare or refused are returned.
-async fn spawn(
+pub(super) async fn spawn(
     spec: &EngineSpec,
     config: &Config,
     settings: &NewGame,

@@ -179,7 +179,9 @@ impl Sides {
         // Enemy pieces with an empty field beyond them each way.
         let victims = Direction::ALL.map(|dir| self.opp & dir.opposite().step(empty));
         let mut captures = false;
-        for_each_bit(self.kings, |king| {
+        // One call site for the kings (a side has few), so that the slides
+        // are inlined here rather than called once a king.
+        for king in bits_of(self.kings) {
             let from = bit(king);
             // The slides towards `dir`, then whether the first piece on the
             // way can be taken.
@@ -201,7 +203,7 @@ impl Sides {
             slides(moves, Direction::UpRight);
             slides(moves, Direction::DownLeft);
             slides(moves, Direction::DownRight);
-        });
+        }
         captures
     }
 }

@@ -79,10 +79,13 @@ impl Sides {
             // slide along a line ends at the first piece on it, which it can
             // take if that is an enemy piece with an empty field beyond.
             let before = moves.len();
-            if !self.generate_quiet_unless_kings_capture(moves, empty) {
+            let kings = self.generate_quiet_unless_kings_capture(moves, empty);
+            if kings == 0 {
                 return;
             }
             moves.truncate(before);
+            self.generate_captures_of(0, kings, moves);
+            return;
         }
         self.generate_captures_of(men, self.capturing_kings(empty), moves);
     }
@@ -157,8 +160,9 @@ impl Sides {
     }
 
     /// Appends the quiet moves when no man can capture, unless a king can
-    /// capture: then it says so (and what it appended is to be dropped).
-    fn generate_quiet_unless_kings_capture(&self, moves: &mut Vec<Move>, empty: Bits) -> bool {
+    /// capture: then it returns the kings that can (and what it appended is
+    /// to be dropped), as [`capturing_kings`](Sides::capturing_kings) would.
+    fn generate_quiet_unless_kings_capture(&self, moves: &mut Vec<Move>, empty: Bits) -> Bits {
         let mut steps = |dir: Direction| {
             let delta = dir.delta();
             for_each_bit(dir.step(self.men) & empty, |to| {
@@ -174,11 +178,11 @@ impl Sides {
             steps(Direction::DownRight);
         }
         if self.kings == 0 {
-            return false;
+            return 0;
         }
         // Enemy pieces with an empty field beyond them each way.
         let victims = Direction::ALL.map(|dir| self.opp & dir.opposite().step(empty));
-        let mut captures = false;
+        let mut capturing = 0;
         // One call site for the kings (a side has few), so that the slides
         // are inlined here rather than called once a king.
         for king in bits_of(self.kings) {
@@ -191,7 +195,9 @@ impl Sides {
                 loop {
                     let next = dir.step(at);
                     if next & empty == 0 {
-                        captures |= next & victims[dir as usize] != 0;
+                        if next & victims[dir as usize] != 0 {
+                            capturing |= from;
+                        }
                         break;
                     }
                     to += dir.delta();
@@ -204,7 +210,7 @@ impl Sides {
             slides(moves, Direction::DownLeft);
             slides(moves, Direction::DownRight);
         }
-        captures
+        capturing
     }
 }
 

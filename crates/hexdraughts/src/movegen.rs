@@ -43,25 +43,34 @@ impl Sides {
             & self.men
     }
 
-    /// The kings that can take a first enemy piece, for all kings at once:
-    /// along each direction a fill from the kings over the empty fields
-    /// reaches the first piece on each king's line; those that are enemy
-    /// pieces with an empty field beyond are victims, and a fill back from
-    /// them over the empty fields finds the kings that see them. So the
-    /// search of king captures runs only for these (in most positions with
-    /// kings none can capture).
+    /// Towards each direction, the enemy pieces with an empty field beyond.
+    fn victims(&self, empty: Bits) -> [Bits; 4] {
+        Direction::ALL.map(|dir| self.opp & dir.opposite().step(empty))
+    }
+
+    /// The kings that can take a first enemy piece: for each king and
+    /// direction, the first piece on its line (one lookup and one bit scan)
+    /// is a victim if it is an enemy piece with an empty field beyond. So
+    /// the search of king captures runs only for these (in most positions
+    /// with kings none can capture).
     fn capturing_kings(&self, empty: Bits) -> Bits {
         if self.kings == 0 {
             return 0;
         }
-        let along = |dir: Direction| {
-            let (forth, back) = (move |b| dir.step(b), move |b| dir.opposite().step(b));
-            kings_taking_along(self.kings, self.opp, empty, forth, back)
-        };
-        along(Direction::UpLeft)
-            | along(Direction::UpRight)
-            | along(Direction::DownLeft)
-            | along(Direction::DownRight)
+        let occupied = ALL_FIELDS & !empty;
+        let victims = self.victims(empty);
+        let mut found = 0;
+        for king in bits_of(self.kings) {
+            for dir in Direction::ALL {
+                if first_on_ray(king, dir, occupied)
+                    .is_some_and(|p| bit(p) & victims[dir as usize] != 0)
+                {
+                    found |= bit(king);
+                    break;
+                }
+            }
+        }
+        found
     }
 
     /// The board as seen by a capturing piece that started on `start`.
@@ -180,8 +189,7 @@ impl Sides {
         if self.kings == 0 {
             return 0;
         }
-        // Enemy pieces with an empty field beyond them each way.
-        let victims = Direction::ALL.map(|dir| self.opp & dir.opposite().step(empty));
+        let victims = self.victims(empty);
         let mut capturing = 0;
         // One call site for the kings (a side has few), so that the slides
         // are inlined here rather than called once a king.
@@ -212,34 +220,6 @@ impl Sides {
         }
         capturing
     }
-}
-
-/// The kings that can take a first enemy piece along one direction
-/// (`forth` steps that way, `back` the other): a fill from the kings over the
-/// `empty` fields reaches the first piece on each king's line; those that
-/// are enemy pieces with an empty field beyond are victims, and a fill back
-/// from them over the empty fields finds the kings that see them.
-#[inline(always)]
-fn kings_taking_along(
-    kings: Bits,
-    opp: Bits,
-    empty: Bits,
-    forth: impl Fn(Bits) -> Bits,
-    back: impl Fn(Bits) -> Bits,
-) -> Bits {
-    let mut reach = forth(kings);
-    let mut seen = 0;
-    while reach != 0 {
-        seen |= reach;
-        reach = forth(reach & empty);
-    }
-    let mut fill = back(seen & opp & back(empty));
-    let mut found = 0;
-    while fill != 0 {
-        found |= fill & kings;
-        fill = back(fill & empty);
-    }
-    found
 }
 
 /// The board during a capture: the capturing piece's start field counts as

@@ -306,9 +306,19 @@ impl CaptureSearch<'_> {
         if last & live != 0 && dir.step(last) & empty != 0 {
             continuing = u16::MAX;
         }
+        if continuing == 0 {
+            // No landing field leads on (back towards the victim the first
+            // piece is the victim, taken): each ends the move.
+            for &landing in &landings[..count] {
+                self.path[self.len] = landing;
+                self.moves.push(Move::capture(self.path, self.len + 1));
+            }
+            self.path[self.len] = 0;
+            return true;
+        }
         let taken = taken | victim;
         for (k, &landing) in landings[..count].iter().enumerate() {
-            if continuing == 0 || continuing & (1 << k) != 0 {
+            if continuing & (1 << k) != 0 {
                 self.descend(landing, true, taken);
             }
         }

@@ -255,6 +255,7 @@ impl CaptureSearch<'_> {
     /// empty field beyond, is the victim; the king may land on any empty
     /// field of the run beyond it, but must pick one from which it can go on
     /// capturing, if any. Whether it captured.
+    #[inline(never)]
     fn extend_king(&mut self, at: u8, taken: Bits) -> bool {
         use Direction::{DownLeft, DownRight, UpLeft, UpRight};
         // Each direction with the two across it (back towards the victim the

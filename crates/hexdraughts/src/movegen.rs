@@ -80,6 +80,7 @@ impl Sides {
 
     /// Appends every legal move: the captures if there are any, else the
     /// quiet moves.
+    #[inline]
     pub fn generate(&self, moves: &mut Vec<Move>) {
         let empty = self.empty();
         let men = self.capturing_men(empty);

@@ -1,7 +1,9 @@
 //! Move generation: quiet moves, and captures with compulsory continuation,
 //! flying kings, Turkish-strike removal and promotion during a capture.
 
-use crate::board::{ALL_FIELDS, Bits, Direction, bit, bits_of, first_on_ray, for_each_bit, next};
+use crate::board::{
+    ALL_FIELDS, Bits, Direction, bit, bits_of, first_on_ray, for_each_bit, next, ray,
+};
 use crate::moves::{MAX_PATH, Move};
 
 /// The pieces as seen by the side to move, and its direction of play.
@@ -62,8 +64,10 @@ impl Sides {
         let mut found = 0;
         for king in bits_of(self.kings) {
             for dir in Direction::ALL {
-                if first_on_ray(king, dir, occupied)
-                    .is_some_and(|p| bit(p) & victims[dir as usize] != 0)
+                // No victim on the line at all: no bit scan.
+                let victims = victims[dir as usize];
+                if ray(king, dir) & victims != 0
+                    && first_on_ray(king, dir, occupied).is_some_and(|p| bit(p) & victims != 0)
                 {
                     found |= bit(king);
                     break;

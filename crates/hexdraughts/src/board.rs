@@ -202,6 +202,12 @@ const RAYS: [[Bits; BITS]; 4] = {
     table
 };
 
+/// The fields beyond `bit` towards `dir`, to the edge of the board.
+#[inline]
+pub(crate) const fn ray(bit: u8, dir: Direction) -> Bits {
+    RAYS[dir as usize][bit as usize]
+}
+
 /// The first field of `pieces` beyond `bit` towards `dir`, or `None`.
 #[inline]
 pub(crate) const fn first_on_ray(bit: u8, dir: Direction, pieces: Bits) -> Option<u8> {

@@ -1,7 +1,9 @@
 //! Move generation: quiet moves, and captures with compulsory continuation,
 //! flying kings, Turkish-strike removal and promotion during a capture.
 
-use crate::board::{ALL_FIELDS, Bits, Direction, bit, bits_of, first_on_ray, for_each_bit, next};
+use crate::board::{
+    ALL_FIELDS, Bits, Direction, bit, bits_of, first_on_ray, for_each_bit, next, ray,
+};
 use crate::moves::{MAX_PATH, Move};
 
 /// The pieces as seen by the side to move, and its direction of play.
@@ -43,25 +45,36 @@ impl Sides {
             & self.men
     }
 
-    /// The kings that can take a first enemy piece, for all kings at once:
-    /// along each direction a fill from the kings over the empty fields
-    /// reaches the first piece on each king's line; those that are enemy
-    /// pieces with an empty field beyond are victims, and a fill back from
-    /// them over the empty fields finds the kings that see them. So the
-    /// search of king captures runs only for these (in most positions with
-    /// kings none can capture).
+    /// Towards each direction, the enemy pieces with an empty field beyond.
+    fn victims(&self, empty: Bits) -> [Bits; 4] {
+        Direction::ALL.map(|dir| self.opp & dir.opposite().step(empty))
+    }
+
+    /// The kings that can take a first enemy piece: for each king and
+    /// direction, the first piece on its line (one lookup and one bit scan)
+    /// is a victim if it is an enemy piece with an empty field beyond. So
+    /// the search of king captures runs only for these (in most positions
+    /// with kings none can capture).
     fn capturing_kings(&self, empty: Bits) -> Bits {
         if self.kings == 0 {
             return 0;
         }
-        let along = |dir: Direction| {
-            let (forth, back) = (move |b| dir.step(b), move |b| dir.opposite().step(b));
-            kings_taking_along(self.kings, self.opp, empty, forth, back)
-        };
-        along(Direction::UpLeft)
-            | along(Direction::UpRight)
-            | along(Direction::DownLeft)
-            | along(Direction::DownRight)
+        let occupied = ALL_FIELDS & !empty;
+        let victims = self.victims(empty);
+        let mut found = 0;
+        for king in bits_of(self.kings) {
+            for dir in Direction::ALL {
+                // No victim on the line at all: no bit scan.
+                let victims = victims[dir as usize];
+                if ray(king, dir) & victims != 0
+                    && first_on_ray(king, dir, occupied).is_some_and(|p| bit(p) & victims != 0)
+                {
+                    found |= bit(king);
+                    break;
+                }
+            }
+        }
+        found
     }
 
     /// The board as seen by a capturing piece that started on `start`.
@@ -71,6 +84,7 @@ impl Sides {
 
     /// Appends every legal move: the captures if there are any, else the
     /// quiet moves.
+    #[inline]
     pub fn generate(&self, moves: &mut Vec<Move>) {
         let empty = self.empty();
         let men = self.capturing_men(empty);
@@ -79,10 +93,13 @@ impl Sides {
             // slide along a line ends at the first piece on it, which it can
             // take if that is an enemy piece with an empty field beyond.
             let before = moves.len();
-            if !self.generate_quiet_unless_kings_capture(moves, empty) {
+            let kings = self.generate_quiet_unless_kings_capture(moves, empty);
+            if kings == 0 {
                 return;
             }
             moves.truncate(before);
+            self.generate_captures_of(0, kings, moves);
+            return;
         }
         self.generate_captures_of(men, self.capturing_kings(empty), moves);
     }
@@ -157,8 +174,9 @@ impl Sides {
     }
 
     /// Appends the quiet moves when no man can capture, unless a king can
-    /// capture: then it says so (and what it appended is to be dropped).
-    fn generate_quiet_unless_kings_capture(&self, moves: &mut Vec<Move>, empty: Bits) -> bool {
+    /// capture: then it returns the kings that can (and what it appended is
+    /// to be dropped), as [`capturing_kings`](Sides::capturing_kings) would.
+    fn generate_quiet_unless_kings_capture(&self, moves: &mut Vec<Move>, empty: Bits) -> Bits {
         let mut steps = |dir: Direction| {
             let delta = dir.delta();
             for_each_bit(dir.step(self.men) & empty, |to| {
@@ -174,12 +192,13 @@ impl Sides {
             steps(Direction::DownRight);
         }
         if self.kings == 0 {
-            return false;
+            return 0;
         }
-        // Enemy pieces with an empty field beyond them each way.
-        let victims = Direction::ALL.map(|dir| self.opp & dir.opposite().step(empty));
-        let mut captures = false;
-        for_each_bit(self.kings, |king| {
+        let victims = self.victims(empty);
+        let mut capturing = 0;
+        // One call site for the kings (a side has few), so that the slides
+        // are inlined here rather than called once a king.
+        for king in bits_of(self.kings) {
             let from = bit(king);
             // The slides towards `dir`, then whether the first piece on the
             // way can be taken.
@@ -189,7 +208,9 @@ impl Sides {
                 loop {
                     let next = dir.step(at);
                     if next & empty == 0 {
-                        captures |= next & victims[dir as usize] != 0;
+                        if next & victims[dir as usize] != 0 {
+                            capturing |= from;
+                        }
                         break;
                     }
                     to += dir.delta();
@@ -201,37 +222,9 @@ impl Sides {
             slides(moves, Direction::UpRight);
             slides(moves, Direction::DownLeft);
             slides(moves, Direction::DownRight);
-        });
-        captures
+        }
+        capturing
     }
-}
-
-/// The kings that can take a first enemy piece along one direction
-/// (`forth` steps that way, `back` the other): a fill from the kings over the
-/// `empty` fields reaches the first piece on each king's line; those that
-/// are enemy pieces with an empty field beyond are victims, and a fill back
-/// from them over the empty fields finds the kings that see them.
-#[inline(always)]
-fn kings_taking_along(
-    kings: Bits,
-    opp: Bits,
-    empty: Bits,
-    forth: impl Fn(Bits) -> Bits,
-    back: impl Fn(Bits) -> Bits,
-) -> Bits {
-    let mut reach = forth(kings);
-    let mut seen = 0;
-    while reach != 0 {
-        seen |= reach;
-        reach = forth(reach & empty);
-    }
-    let mut fill = back(seen & opp & back(empty));
-    let mut found = 0;
-    while fill != 0 {
-        found |= fill & kings;
-        fill = back(fill & empty);
-    }
-    found
 }
 
 /// The board during a capture: the capturing piece's start field counts as
@@ -267,6 +260,7 @@ impl CaptureSearch<'_> {
     /// empty field beyond, is the victim; the king may land on any empty
     /// field of the run beyond it, but must pick one from which it can go on
     /// capturing, if any. Whether it captured.
+    #[inline(never)]
     fn extend_king(&mut self, at: u8, taken: Bits) -> bool {
         use Direction::{DownLeft, DownRight, UpLeft, UpRight};
         // Each direction with the two across it (back towards the victim the
@@ -318,9 +312,19 @@ impl CaptureSearch<'_> {
         if last & live != 0 && dir.step(last) & empty != 0 {
             continuing = u16::MAX;
         }
+        if continuing == 0 {
+            // No landing field leads on (back towards the victim the first
+            // piece is the victim, taken): each ends the move.
+            for &landing in &landings[..count] {
+                self.path[self.len] = landing;
+                self.moves.push(Move::capture(self.path, self.len + 1));
+            }
+            self.path[self.len] = 0;
+            return true;
+        }
         let taken = taken | victim;
         for (k, &landing) in landings[..count].iter().enumerate() {
-            if continuing == 0 || continuing & (1 << k) != 0 {
+            if continuing & (1 << k) != 0 {
                 self.descend(landing, true, taken);
             }
         }

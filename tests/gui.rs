@@ -3258,9 +3258,12 @@ fn a_game_is_watched_live_at_its_link_read_only_and_without_a_place() {
         assert!(cells(&mut spectator, "#cells [data-cell].selected").await.is_empty());
         assert!(cells(&mut spectator, "#targets [data-target]").await.is_empty());
         let shown = spectator
-            .eval("['takeback', 'resign'].map(id => document.getElementById(id).offsetParent !== null)")
+            .eval(
+                "['takeback', 'resign', 'type-move'].map(id => document.getElementById(id).offsetParent !== null)",
+            )
             .await;
-        assert_eq!(shown, json!([false, false]));
+        assert_eq!(shown, json!([false, false, false]));
+        assert!(cells(&mut spectator, "#cells [data-cell].premove").await.is_empty());
         // The player's move and the engine's answer arrive, clocks too
         // (White's having run a few seconds).
         spectator

@@ -372,7 +372,12 @@ fn killed_and_resumed(format: &str, whole: &[u8], cut: u64) {
     assert!(len < whole.len() as u64, "the kill came before the end ({len} bytes)");
     std::fs::File::options().write(true).open(&out).expect("open").set_len(len - cut).expect("cut");
     let stderr = datagen(&out, "4", &flags);
-    assert_eq!(cut > 0, stderr.contains("cut short"), "{stderr}");
+    // A cut tail is always found; without one, the kill itself may have
+    // torn the last write (a game is written whole, but a kill can land
+    // between the writes of a large one), and then it is found too.
+    if cut > 0 {
+        assert!(stderr.contains("cut short"), "{stderr}");
+    }
     assert!(
         std::fs::read(&out).expect("resumed") == whole,
         "{format}, cut {cut}: resumed != whole"

@@ -1155,6 +1155,7 @@ function hideChooser() {
 
 // The side a person plays against an engine, while the engine is to move.
 function premover() {
+  if (watching) return null;
   const person = settings && state && !state.game_over && viewPly === null && phase() === "thinking" ? onePerson() : null;
   return person && person !== state.to_move ? person : null;
 }

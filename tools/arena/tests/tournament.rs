@@ -757,6 +757,9 @@ fn small_jsonl(dir: &Path, extra: &[&str]) -> Vec<String> {
     let mut a = small(dir);
     a.extend(args(extra));
     arena(&a).unwrap();
+    // Another test's engine, forked at that moment, may share the state's
+    // lock until it executes.
+    wait_until_unlocked(&dir.join("state.jsonl"));
     let text = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
     text.lines().map(str::to_owned).collect()
 }

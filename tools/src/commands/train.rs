@@ -47,8 +47,9 @@ pub struct TrainArgs {
     /// search's score).
     #[arg(long, default_value_t = 0.5)]
     lambda: f64,
-    /// L2 regularisation: `l2 · w²` per pattern weight a minibatch touches.
-    #[arg(long, default_value_t = 1e-7)]
+    /// L2 regularisation: `l2 · (w / K)²` per pattern weight a minibatch
+    /// touches.
+    #[arg(long, default_value_t = 1e-2)]
     l2: f64,
     /// Adam's step size, in centipawns.
     #[arg(long, default_value_t = 1.0)]
@@ -260,7 +261,10 @@ impl Model {
         let scale = 1.0 / batch.len() as f64;
         for &i in batch {
             let t = target(rows, i, settings.lambda, settings.k);
-            let g = (sigmoid(self.value(rows, i) / settings.k) - t) / settings.k * scale;
+            // The gradient per unit of `value / k` (times `k`): Adam does not
+            // mind the scale, and its epsilon then does not swamp rare
+            // patterns' gradients of order `1 / k`.
+            let g = (sigmoid(self.value(rows, i) / settings.k) - t) * scale;
             for &p in rows.patterns(i) {
                 let p = p as usize;
                 if grad[p] == 0.0 {
@@ -281,7 +285,11 @@ impl Model {
         let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
         let (c1, c2) = (1.0 - b1.powi(self.steps), 1.0 - b2.powi(self.steps));
         for &p in touched.iter() {
-            let l2 = if p < INDEX_BOUND { 2.0 * settings.l2 * self.weights[p] } else { 0.0 };
+            let l2 = if p < INDEX_BOUND {
+                2.0 * settings.l2 * self.weights[p] / settings.k
+            } else {
+                0.0
+            };
             let g = grad[p] + l2;
             grad[p] = 0.0;
             self.m[p] = b1 * self.m[p] + (1.0 - b1) * g;

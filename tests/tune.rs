@@ -495,3 +495,87 @@ fn file_openings_are_used_in_turn() {
         assert!(stderr.contains(expected), "{bad}: {stderr}");
     }
 }
+
+// ---- tune train ------------------------------------------------------------
+
+/// `tune train` on stykovka with `extra` flags.
+fn train(data: &[&std::path::Path], out: &std::path::Path, extra: &[&str]) -> Output {
+    let mut args: Vec<String> = ["tune", "train", "--game", "stykovka", "--epochs", "2"]
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    args.extend(["--out".to_owned(), out.to_str().expect("utf-8").to_owned(), "--data".to_owned()]);
+    args.extend(data.iter().map(|p| p.to_str().expect("utf-8").to_owned()));
+    args.extend(extra.iter().map(|s| (*s).to_owned()));
+    igroteka(&args)
+}
+
+/// A few stykovka games at depth 1, as `format`.
+fn stykovka_data(name: &str, format: &str) -> PathBuf {
+    let out = temp_file(name);
+    let args = ["tune", "datagen", "--game", "stykovka", "--games", "12", "--depth", "1"];
+    let more = ["--per-game", "1000", "--format", format, "--out", out.to_str().expect("utf-8")];
+    let run = igroteka(&[&args[..], &more[..]].concat());
+    assert!(run.status.success(), "{}", stderr_of(&run));
+    out
+}
+
+#[test]
+fn train_is_reproducible_from_its_seed_and_reports_both_losses() {
+    let (json, binary) =
+        (stykovka_data("train.jsonl", "jsonl"), stykovka_data("train.pcd", "postcard"));
+    let (a, b, c) = (temp_file("a.weights"), temp_file("b.weights"), temp_file("c.weights"));
+    let run = train(&[&json], &a, &["--seed", "3", "--holdout", "0.3"]);
+    let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert!(run.status.success(), "{}", stderr_of(&run));
+    assert_eq!(stdout.lines().filter(|l| l.starts_with("epoch ")).count(), 2, "{stdout}");
+    let last = stdout.lines().find(|l| l.starts_with("held-out loss learned ")).expect(&stdout);
+    let losses: Vec<f64> =
+        last.split_whitespace().filter_map(|w| w.trim_end_matches(')').parse().ok()).collect();
+    assert_eq!(losses.len(), 4, "{last}");
+    assert!(losses.iter().all(|l| l.is_finite() && *l > 0.0), "{last}");
+    // The same data read from postcard, the same seed: the same file.
+    assert!(train(&[&binary], &b, &["--seed", "3", "--holdout", "0.3"]).status.success());
+    let (wa, wb) = (std::fs::read(&a).expect("a"), std::fs::read(&b).expect("b"));
+    assert!(wa.starts_with(b"IGROEVAL") && wa.len() > 100_000, "{} bytes", wa.len());
+    assert_eq!(wa, wb, "same data and seed, different weights");
+    // Another seed holds out other games and shuffles otherwise.
+    assert!(train(&[&json], &c, &["--seed", "4", "--holdout", "0.3"]).status.success());
+    assert_ne!(wa, std::fs::read(&c).expect("c"));
+}
+
+#[test]
+fn train_refuses_bad_data_in_one_line() {
+    let out = temp_file("bad.weights");
+    let refused = |data: &std::path::Path, extra: &[&str]| {
+        let run = train(&[data], &out, extra);
+        let stderr = stderr_of(&run);
+        assert!(!run.status.success(), "{stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+        stderr
+    };
+    // Another game's positions.
+    let focus = temp_file("train-focus.jsonl");
+    datagen(&focus, "2", &["--depth", "1"]);
+    assert!(refused(&focus, &[]).contains("a position of focus, not stykovka"));
+    // Records without a game id (the original format).
+    let old = temp_file("train-old.jsonl");
+    let fen = {
+        let pos = <stykovka::Position as Game>::start(Default::default());
+        pos.to_string()
+    };
+    let line = format!(r#"{{"game":"stykovka","variant":"standard","fen":"{fen}","result":1.0}}"#);
+    std::fs::write(&old, format!("{line}\n")).expect("write");
+    assert!(refused(&old, &[]).contains("without its game's id"));
+    // A line that is not a record, a postcard file cut short, a bad flag.
+    std::fs::write(&old, "{\"game\":\n").expect("write");
+    assert!(refused(&old, &[]).contains("line 1"));
+    let binary = stykovka_data("train-cut.pcd", "postcard");
+    let len = std::fs::metadata(&binary).expect("len").len() - 3;
+    std::fs::File::options().write(true).open(&binary).expect("open").set_len(len).expect("cut");
+    assert!(refused(&binary, &[]).contains("cut short"));
+    let json = stykovka_data("train-ok.jsonl", "jsonl");
+    assert!(refused(&json, &["--holdout", "1.5"]).contains("--holdout"));
+    let run = igroteka(&["tune", "train", "--game", "focus", "--out", "x", "--data", "y"]);
+    assert!(stderr_of(&run).contains("no pattern layout"), "{}", stderr_of(&run));
+}

@@ -120,6 +120,7 @@ mod board;
 mod eval;
 mod moves;
 mod notation;
+pub mod patterns;
 mod position;
 mod rules;
 mod text;

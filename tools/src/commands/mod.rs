@@ -11,4 +11,5 @@ pub mod selfplay;
 pub mod serve;
 pub mod show;
 pub mod solve;
+pub mod train;
 pub mod tune;

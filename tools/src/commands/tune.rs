@@ -18,6 +18,7 @@ use search::GameEntry;
 
 pub use super::datagen::Sample;
 use super::datagen::{self, DatagenArgs, MergeArgs};
+use super::train::{self, TrainArgs};
 
 /// `igroteka tune datagen ...` or `igroteka tune fit ...`.
 #[derive(Args, Debug)]
@@ -35,6 +36,9 @@ enum TuneStep {
     Fit(FitArgs),
     /// Concatenate the files of `datagen` shards, each game once.
     Merge(MergeArgs),
+    /// Train a learned pattern evaluation on the positions of `datagen`
+    /// (stykovka so far).
+    Train(TrainArgs),
 }
 
 /// The flags of `tune fit`.
@@ -63,6 +67,7 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         TuneStep::Datagen(args) => datagen::datagen(args),
         TuneStep::Fit(args) => fit_command(args),
         TuneStep::Merge(args) => datagen::merge(args),
+        TuneStep::Train(args) => train::train(args),
     }
 }
 
@@ -147,10 +152,15 @@ impl Dataset {
     }
 }
 
-/// The `k` in `[1, 100 000]` that minimises the error of `weights`: a scan in
-/// steps of 10^0.05, then golden-section refinement around the best.
+/// The `k` in `[1, 100 000]` that minimises the error of `weights`.
 pub fn fit_scale(data: &Dataset, weights: &[i32]) -> f64 {
-    let error = |log_k: f64| data.error(weights, 10f64.powf(log_k));
+    minimise_scale(|k| data.error(weights, k))
+}
+
+/// The `k` in `[1, 100 000]` that minimises `loss(k)`: a scan of `log10 k`
+/// in steps of 0.05, then golden-section refinement around the best.
+pub(crate) fn minimise_scale(loss: impl Fn(f64) -> f64) -> f64 {
+    let error = |log_k: f64| loss(10f64.powf(log_k));
     let step = 0.05;
     let best = (0..=100).map(|i| f64::from(i) * step).fold((0.0, f64::INFINITY), |best, x| {
         let e = error(x);

@@ -1,0 +1,320 @@
+//! Pattern features for a learned evaluation (docs/tuning.md, "Training").
+//!
+//! The board is read as its 36 overlapping 3×3 windows (top-left corners
+//! `a1` to `f6`). Each cell of a window is empty (digit 0), the side to
+//! move's checker (1) or the opponent's (2); a window's nine digits, base 3,
+//! are its contents (`3⁹` = 19 683 values). Windows share weights under the
+//! eight symmetries of the square: the 36 windows fall in six classes (by
+//! their distance to the edges), and a window's contents are read in the
+//! orientation that carries it onto its class's representative — for the
+//! windows on a diagonal, which two symmetries carry there, the smaller of
+//! the two readings. So a position and its mirror images have the same
+//! indices (as a multiset), and an evaluation that sums one weight per index
+//! values them alike.
+//!
+//! ```
+//! use stykovka::Position;
+//! use stykovka::patterns::{self, PATTERNS, INDEX_BOUND};
+//!
+//! let mut indices = [0; PATTERNS];
+//! patterns::indices(&Position::default(), &mut indices);
+//! assert!(indices.iter().all(|&i| (i as usize) < INDEX_BOUND));
+//! ```
+
+use crate::Position;
+
+/// The side of a window, in squares.
+const SIDE: usize = 3;
+/// The windows along a file or a rank (8 − 3 + 1).
+const SPAN: usize = 8 - SIDE + 1;
+/// The cells of a window.
+const CELLS: usize = SIDE * SIDE;
+/// The contents of one window: `3⁹`.
+pub const CONTENTS: usize = 19_683;
+/// The windows of a position, and so the indices [`indices`] writes.
+pub const PATTERNS: usize = SPAN * SPAN;
+/// The classes of windows under the board's symmetries.
+pub const CLASSES: usize = 6;
+/// Every index [`indices`] writes is below this: `CLASSES * CONTENTS`.
+pub const INDEX_BOUND: usize = CLASSES * CONTENTS;
+/// The layout in words; its hash ([`layout_hash`]) tells weight files of
+/// another layout apart.
+pub const LAYOUT: &str = "stykovka patterns v1: 3x3 windows a1..f6, digits empty/own/enemy \
+                          base 3 (a window's first cell lowest), 6 classes under the 8 \
+                          symmetries, diagonal windows read in the smaller orientation";
+
+/// A 64-bit FNV-1a hash of [`LAYOUT`].
+pub const fn layout_hash() -> u64 {
+    let bytes = LAYOUT.as_bytes();
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut i = 0;
+    while i < bytes.len() {
+        hash ^= bytes[i] as u64;
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+        i += 1;
+    }
+    hash
+}
+
+/// Symmetry `g` (0..8: bit 0 mirrors files, bit 1 mirrors ranks, bit 2
+/// transposes first) of the point `(x, y)` of an `n`×`n` grid.
+const fn map(g: usize, x: usize, y: usize, n: usize) -> (usize, usize) {
+    let (mut x, mut y) = if g & 4 != 0 { (y, x) } else { (x, y) };
+    if g & 1 != 0 {
+        x = n - 1 - x;
+    }
+    if g & 2 != 0 {
+        y = n - 1 - y;
+    }
+    (x, y)
+}
+
+/// How each window is read: its class, and for each symmetry that carries it
+/// onto its class's representative (one or two), the square whose contents
+/// make each digit (digit `k` has weight `3^k`). A window with one symmetry
+/// repeats it.
+#[derive(Clone, Copy)]
+struct Window {
+    class: u32,
+    squares: [[u8; CELLS]; 2],
+}
+
+const fn windows() -> [Window; PATTERNS] {
+    // The representative of each window's orbit: the smallest `y * SPAN + x`.
+    let mut rep = [0usize; PATTERNS];
+    let mut w = 0;
+    while w < PATTERNS {
+        let (x, y) = (w % SPAN, w / SPAN);
+        let mut best = usize::MAX;
+        let mut g = 0;
+        while g < 8 {
+            let (mx, my) = map(g, x, y, SPAN);
+            if my * SPAN + mx < best {
+                best = my * SPAN + mx;
+            }
+            g += 1;
+        }
+        rep[w] = best;
+        w += 1;
+    }
+    // Classes numbered by their representatives in order.
+    let mut class_of_rep = [u32::MAX; PATTERNS];
+    let mut classes = 0;
+    let mut r = 0;
+    while r < PATTERNS {
+        let mut w = 0;
+        while w < PATTERNS {
+            if rep[w] == r && class_of_rep[r] == u32::MAX {
+                class_of_rep[r] = classes;
+                classes += 1;
+            }
+            w += 1;
+        }
+        r += 1;
+    }
+    assert!(classes as usize == CLASSES);
+    let mut out = [Window { class: 0, squares: [[0; CELLS]; 2] }; PATTERNS];
+    let mut w = 0;
+    while w < PATTERNS {
+        let (x, y) = (w % SPAN, w / SPAN);
+        out[w].class = class_of_rep[rep[w]];
+        let mut found = 0;
+        let mut g = 0;
+        while g < 8 {
+            let (mx, my) = map(g, x, y, SPAN);
+            if my * SPAN + mx == rep[w] && found < 2 {
+                let mut j = 0;
+                while j < SIDE {
+                    let mut i = 0;
+                    while i < SIDE {
+                        let (di, dj) = map(g, i, j, SIDE);
+                        out[w].squares[found][dj * SIDE + di] = ((y + j) * 8 + x + i) as u8;
+                        i += 1;
+                    }
+                    j += 1;
+                }
+                found += 1;
+            }
+            g += 1;
+        }
+        if found == 1 {
+            out[w].squares[1] = out[w].squares[0];
+        }
+        w += 1;
+    }
+    out
+}
+
+static WINDOWS: [Window; PATTERNS] = windows();
+
+/// The contents of one window read through `squares`: base-3 digits.
+#[inline]
+fn read(own: u64, enemy: u64, squares: &[u8; CELLS]) -> u32 {
+    squares
+        .iter()
+        .rev()
+        .fold(0, |index, &sq| index * 3 + ((own >> sq) & 1) as u32 + 2 * ((enemy >> sq) & 1) as u32)
+}
+
+/// Writes the pattern index of each of the position's 36 windows, side to
+/// move's view (each below [`INDEX_BOUND`]: `class * CONTENTS + contents`),
+/// in window order (`a1`'s window first, then along the rank). No allocation.
+pub fn indices(pos: &Position, out: &mut [u32; PATTERNS]) {
+    let (own, enemy) = pos.own_and_enemy();
+    for (slot, window) in out.iter_mut().zip(&WINDOWS) {
+        let index = read(own, enemy, &window.squares[0]).min(read(own, enemy, &window.squares[1]));
+        *slot = window.class * CONTENTS as u32 + index;
+    }
+}
+
+/// The class and the nine cells (0 empty, 1 own, 2 the opponent's; digit
+/// `k` first) of an index of [`indices`], or `None` at or past
+/// [`INDEX_BOUND`].
+pub fn decode(index: u32) -> Option<(usize, [u8; CELLS])> {
+    let index = index as usize;
+    if index >= INDEX_BOUND {
+        return None;
+    }
+    let (class, mut contents) = (index / CONTENTS, index % CONTENTS);
+    let mut cells = [0; CELLS];
+    for cell in &mut cells {
+        *cell = (contents % 3) as u8;
+        contents /= 3;
+    }
+    Some((class, cells))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use board_core::{Game, Player, Rng};
+
+    /// `bits` under symmetry `g` of the 8×8 board.
+    fn mirror(bits: u64, g: usize) -> u64 {
+        (0..64).filter(|sq| bits >> sq & 1 != 0).fold(0, |out, sq| {
+            let (x, y) = map(g, sq % 8, sq / 8, 8);
+            out | 1 << (y * 8 + x)
+        })
+    }
+
+    /// Positions along random games, and random scatterings of checkers.
+    fn positions() -> Vec<Position> {
+        let mut rng = Rng::new(5);
+        let mut out = Vec::new();
+        let mut moves = Vec::new();
+        for _ in 0..20 {
+            let mut pos = Position::default();
+            for _ in 0..40 {
+                out.push(pos);
+                moves.clear();
+                pos.generate_moves(&mut moves);
+                let Some(&mv) = rng.choose(&moves) else { break };
+                pos.play_unchecked(mv);
+            }
+        }
+        for _ in 0..200 {
+            let (mut a, mut b) = (0u64, 0u64);
+            for sq in 0..64 {
+                match rng.below(3) {
+                    1 => a |= 1 << sq,
+                    2 => b |= 1 << sq,
+                    _ => {}
+                }
+            }
+            out.push(Position::with_pieces([a, b], Player::First));
+        }
+        out
+    }
+
+    fn sorted(pos: &Position) -> Vec<u32> {
+        let mut out = [0; PATTERNS];
+        indices(pos, &mut out);
+        let mut out = out.to_vec();
+        out.sort_unstable();
+        out
+    }
+
+    #[test]
+    fn indices_are_in_range_and_every_class_is_used() {
+        let mut seen = [0usize; CLASSES];
+        for pos in positions() {
+            let mut out = [0; PATTERNS];
+            indices(&pos, &mut out);
+            for i in out {
+                assert!((i as usize) < INDEX_BOUND, "{i} at {pos}");
+                seen[i as usize / CONTENTS] += 1;
+            }
+        }
+        // Corner 4, edge (one from a corner) 8, edge middle 8, the inner
+        // diagonal 4 and 4, the rest 8: each window once per position.
+        let per = [4, 8, 8, 4, 8, 4];
+        let n = positions().len();
+        assert_eq!(seen, per.map(|c| c * n));
+    }
+
+    #[test]
+    fn mirror_images_have_the_same_indices() {
+        for pos in positions() {
+            let side = pos.side_to_move();
+            let expected = sorted(&pos);
+            for g in 0..8 {
+                let pieces = [
+                    mirror(pos.checkers(Player::First), g),
+                    mirror(pos.checkers(Player::Second), g),
+                ];
+                let image = Position::with_pieces(pieces, side);
+                assert_eq!(sorted(&image), expected, "symmetry {g} of {pos}");
+            }
+        }
+    }
+
+    #[test]
+    fn colours_swapped_with_the_side_to_move_keep_the_indices() {
+        for pos in positions().into_iter().take(100) {
+            let swapped = Position::with_pieces(
+                [pos.checkers(Player::Second), pos.checkers(Player::First)],
+                pos.side_to_move().other(),
+            );
+            assert_eq!(sorted(&swapped), sorted(&pos), "{pos}");
+        }
+    }
+
+    #[test]
+    fn one_checker_shows_in_the_windows_that_hold_it() {
+        for sq in 0..64u32 {
+            let (file, rank) = ((sq % 8) as usize, (sq / 8) as usize);
+            let holding = |p: usize| p.saturating_sub(2)..=p.min(SPAN - 1);
+            let expected = holding(file).count() * holding(rank).count();
+            for (own, enemy, digit) in [(1u64 << sq, 0, 1), (0, 1u64 << sq, 2)] {
+                let pos = Position::with_pieces([own, enemy], Player::First);
+                let mut out = [0; PATTERNS];
+                indices(&pos, &mut out);
+                let mut marked = 0;
+                for (w, &i) in out.iter().enumerate() {
+                    let (class, cells) = decode(i).expect("in range");
+                    assert_eq!(class, WINDOWS[w].class as usize);
+                    let nonzero: Vec<u8> = cells.iter().copied().filter(|&c| c != 0).collect();
+                    let (x, y) = (w % SPAN, w / SPAN);
+                    let inside = (x..x + SIDE).contains(&file) && (y..y + SIDE).contains(&rank);
+                    assert_eq!(
+                        nonzero,
+                        if inside { vec![digit] } else { vec![] },
+                        "{sq} window {w}"
+                    );
+                    marked += usize::from(inside);
+                }
+                assert_eq!(marked, expected, "square {sq}");
+            }
+        }
+    }
+
+    #[test]
+    fn decode_inverts_the_encoding() {
+        for index in (0..INDEX_BOUND as u32).step_by(97).chain([INDEX_BOUND as u32 - 1]) {
+            let (class, cells) = decode(index).expect("in range");
+            let back = cells.iter().rev().fold(0, |i, &c| i * 3 + u32::from(c));
+            assert_eq!(class as u32 * CONTENTS as u32 + back, index);
+        }
+        assert_eq!(decode(INDEX_BOUND as u32), None);
+    }
+}

@@ -1,0 +1,593 @@
+//! `igroteka tune train`: a learned pattern evaluation fitted to datagen
+//! output by logistic regression (docs/tuning.md, "Training").
+//!
+//! The value of a position, side to move's view, in centipawns: the sum of
+//! one weight per pattern index of the position (`stykovka::patterns`) plus
+//! the hand evaluation's features times their (trained) weights. The
+//! prediction `sigmoid(value / K)` is fitted to `λ · result + (1 − λ) ·
+//! sigmoid(score / K)` by cross-entropy with L2 on the pattern weights,
+//! minibatch Adam, all randomness from `--seed`. `K` is the hand
+//! evaluation's own, fitted first. Games are held out whole.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use board_core::{Evaluate, Game, Rng, Valuation, dot};
+use clap::Args;
+use serde::{Deserialize, Serialize};
+use stykovka::patterns::{self, INDEX_BOUND, PATTERNS};
+
+use super::datagen::{self, Sample};
+use super::tune::{for_each_line, minimise_scale, open, parse_json};
+
+/// The flags of `tune train`.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// The game (stykovka, the one with a pattern layout so far).
+    #[arg(long, short)]
+    game: String,
+    /// Files written by `tune datagen` or `tune merge` (JSON lines or
+    /// postcard, mixed).
+    #[arg(long, num_args = 1.., required = true)]
+    data: Vec<PathBuf>,
+    /// The weights file to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Seeds the held-out choice and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 10)]
+    epochs: u32,
+    /// The share of games held out.
+    #[arg(long, default_value_t = 0.1)]
+    holdout: f64,
+    /// The weight of the game's result in the target (the rest is the
+    /// search's score).
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f64,
+    /// L2 regularisation: `l2 · (w / K)²` per pattern weight a minibatch
+    /// touches.
+    #[arg(long, default_value_t = 1e-2)]
+    l2: f64,
+    /// Adam's step size, in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    lr: f64,
+    /// Positions per minibatch.
+    #[arg(long, default_value_t = 256)]
+    batch: usize,
+}
+
+/// The first bytes of a weights file, then its version (u32 little-endian).
+pub const WEIGHTS_MAGIC: &[u8; 8] = b"IGROEVAL";
+/// The weights file's version.
+pub const WEIGHTS_VERSION: u32 = 1;
+
+/// A weights file's body (postcard, after the magic and the version).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Weights {
+    /// The game's name.
+    pub game: String,
+    /// The hash of the pattern layout the weights are for.
+    pub layout: u64,
+    /// The scale `K` of `sigmoid(value / K)` they were trained with.
+    pub k: f32,
+    /// One weight per pattern index, centipawns.
+    pub patterns: Vec<f32>,
+    /// One weight per hand-written feature, centipawns.
+    pub features: Vec<f32>,
+}
+
+impl Weights {
+    /// The file's bytes: magic, version, postcard.
+    pub fn to_bytes(&self) -> anyhow::Result<Vec<u8>> {
+        let mut out = WEIGHTS_MAGIC.to_vec();
+        out.extend_from_slice(&WEIGHTS_VERSION.to_le_bytes());
+        out.extend(postcard::to_allocvec(self).context("encoding the weights")?);
+        Ok(out)
+    }
+
+    /// Reads a weights file's bytes for `game` with pattern layout `layout`
+    /// and the given table sizes; anything else is refused in one line.
+    pub fn from_bytes(
+        bytes: &[u8],
+        game: &str,
+        layout: u64,
+        sizes: (usize, usize),
+    ) -> anyhow::Result<Weights> {
+        let Some(rest) = bytes.strip_prefix(WEIGHTS_MAGIC) else {
+            bail!("not a weights file (it does not start with IGROEVAL)");
+        };
+        let version = rest.get(..4).map(|v| u32::from_le_bytes([v[0], v[1], v[2], v[3]]));
+        if version != Some(WEIGHTS_VERSION) {
+            bail!("weights file version {version:?}, this build reads {WEIGHTS_VERSION}");
+        }
+        let weights: Weights = postcard::from_bytes(&rest[4..])
+            .map_err(|e| anyhow::anyhow!("the weights do not decode ({e})"))?;
+        if !weights.game.eq_ignore_ascii_case(game) {
+            bail!("weights for {}, not {game}", weights.game);
+        }
+        if weights.layout != layout {
+            bail!(
+                "weights for pattern layout {:016x}, this build has {layout:016x}",
+                weights.layout
+            );
+        }
+        if (weights.patterns.len(), weights.features.len()) != sizes {
+            bail!(
+                "{} pattern and {} feature weights, expected {} and {}",
+                weights.patterns.len(),
+                weights.features.len(),
+                sizes.0,
+                sizes.1
+            );
+        }
+        Ok(weights)
+    }
+}
+
+/// Training positions: pattern indices, hand features, target, hand value.
+#[derive(Default)]
+struct Rows {
+    patterns: Vec<u32>,
+    features: Vec<f64>,
+    /// The game's result for the side to move.
+    results: Vec<f64>,
+    /// The search's score, if the record has it.
+    scores: Vec<Option<f64>>,
+    /// The hand evaluation's value.
+    hand: Vec<f64>,
+    /// The game of each row: its run's fingerprint and its id.
+    games: Vec<(String, u64)>,
+}
+
+impl Rows {
+    fn len(&self) -> usize {
+        self.results.len()
+    }
+
+    fn patterns(&self, i: usize) -> &[u32] {
+        &self.patterns[i * PATTERNS..(i + 1) * PATTERNS]
+    }
+
+    fn features(&self, i: usize) -> &[f64] {
+        let width = stykovka::Position::FEATURE_NAMES.len();
+        &self.features[i * width..(i + 1) * width]
+    }
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Cross-entropy of prediction `p` against target `t` (clamped off 0 and 1).
+fn cross_entropy(p: f64, t: f64) -> f64 {
+    let p = p.clamp(1e-12, 1.0 - 1e-12);
+    -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
+}
+
+/// The target of row `i`: `λ · result + (1 − λ) · sigmoid(score / k)`; the
+/// result alone without a score.
+fn target(rows: &Rows, i: usize, lambda: f64, k: f64) -> f64 {
+    match rows.scores[i] {
+        Some(score) => lambda * rows.results[i] + (1.0 - lambda) * sigmoid(score / k),
+        None => rows.results[i],
+    }
+}
+
+/// The `k` minimising the cross-entropy of the hand values against the
+/// results of `rows`.
+fn fit_k(rows: &Rows) -> f64 {
+    minimise_scale(|k| {
+        (0..rows.len()).map(|i| cross_entropy(sigmoid(rows.hand[i] / k), rows.results[i])).sum()
+    })
+}
+
+/// Whether the game `(run, id)` is held out: a hash of it and the seed,
+/// below `share`.
+fn held_out(run: &str, id: u64, seed: u64, share: f64) -> bool {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325 ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    for byte in run.bytes().chain(id.to_le_bytes()) {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    // Finalise (splitmix64) so nearby ids spread.
+    hash ^= hash >> 30;
+    hash = hash.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    hash ^= hash >> 27;
+    hash = hash.wrapping_mul(0x94d0_49bb_1331_11eb);
+    hash ^= hash >> 31;
+    ((hash >> 11) as f64 / (1u64 << 53) as f64) < share
+}
+
+/// The rows to train on and the rows held out: every position of a game
+/// (`keys[i]` is row `i`'s `(run, id)`) on the same side.
+fn split(keys: &[(String, u64)], seed: u64, share: f64) -> (Vec<usize>, Vec<usize>) {
+    let (mut train, mut held) = (Vec::new(), Vec::new());
+    for (i, (run, id)) in keys.iter().enumerate() {
+        if held_out(run, *id, seed, share) { held.push(i) } else { train.push(i) }
+    }
+    (train, held)
+}
+
+/// The model being trained, with Adam's moments.
+struct Model {
+    weights: Vec<f64>,
+    m: Vec<f64>,
+    v: Vec<f64>,
+    steps: i32,
+}
+
+impl Model {
+    /// Pattern weights zero, then the hand features' weights.
+    fn new(hand: &[i32]) -> Model {
+        let mut weights = vec![0.0; INDEX_BOUND];
+        weights.extend(hand.iter().map(|&w| f64::from(w)));
+        let n = weights.len();
+        Model { weights, m: vec![0.0; n], v: vec![0.0; n], steps: 0 }
+    }
+
+    fn value(&self, rows: &Rows, i: usize) -> f64 {
+        let sum: f64 = rows.patterns(i).iter().map(|&p| self.weights[p as usize]).sum();
+        let dense = &self.weights[INDEX_BOUND..];
+        sum + dense.iter().zip(rows.features(i)).map(|(w, f)| w * f).sum::<f64>()
+    }
+
+    /// Mean cross-entropy over the rows `which`.
+    fn loss(&self, rows: &Rows, which: &[usize], settings: &Settings) -> f64 {
+        let total: f64 = which
+            .iter()
+            .map(|&i| {
+                let t = target(rows, i, settings.lambda, settings.k);
+                cross_entropy(sigmoid(self.value(rows, i) / settings.k), t)
+            })
+            .sum();
+        total / which.len().max(1) as f64
+    }
+
+    /// One Adam step on the minibatch `batch`, updating only the weights it
+    /// touches (`grad` zero on entry and on return; `touched` scratch).
+    fn step(
+        &mut self,
+        rows: &Rows,
+        batch: &[usize],
+        settings: &Settings,
+        grad: &mut [f64],
+        touched: &mut Vec<usize>,
+    ) {
+        touched.clear();
+        touched.extend(INDEX_BOUND..self.weights.len());
+        let scale = 1.0 / batch.len() as f64;
+        for &i in batch {
+            let t = target(rows, i, settings.lambda, settings.k);
+            // The gradient per unit of `value / k` (times `k`): Adam does not
+            // mind the scale, and its epsilon then does not swamp rare
+            // patterns' gradients of order `1 / k`.
+            let g = (sigmoid(self.value(rows, i) / settings.k) - t) * scale;
+            for &p in rows.patterns(i) {
+                let p = p as usize;
+                if grad[p] == 0.0 {
+                    touched.push(p);
+                }
+                grad[p] += g;
+                // A gradient that cancels to exactly zero would be pushed
+                // twice; keep it non-zero so it is not.
+                if grad[p] == 0.0 {
+                    grad[p] = f64::MIN_POSITIVE;
+                }
+            }
+            for (d, f) in grad[INDEX_BOUND..].iter_mut().zip(rows.features(i)) {
+                *d += g * f;
+            }
+        }
+        self.steps += 1;
+        let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
+        let (c1, c2) = (1.0 - b1.powi(self.steps), 1.0 - b2.powi(self.steps));
+        for &p in touched.iter() {
+            let l2 = if p < INDEX_BOUND {
+                2.0 * settings.l2 * self.weights[p] / settings.k
+            } else {
+                0.0
+            };
+            let g = grad[p] + l2;
+            grad[p] = 0.0;
+            self.m[p] = b1 * self.m[p] + (1.0 - b1) * g;
+            self.v[p] = b2 * self.v[p] + (1.0 - b2) * g * g;
+            self.weights[p] -= settings.lr * (self.m[p] / c1) / ((self.v[p] / c2).sqrt() + eps);
+        }
+    }
+}
+
+impl Model {
+    /// `epochs` passes of minibatches of `args.batch` over `train`, shuffled
+    /// from `args.seed`; `each` sees the model after every pass.
+    fn train(
+        &mut self,
+        rows: &Rows,
+        train: &[usize],
+        settings: &Settings,
+        args: &TrainArgs,
+        mut each: impl FnMut(u32, &Model),
+    ) {
+        let mut rng = Rng::new(args.seed);
+        let mut order = train.to_vec();
+        let mut grad = vec![0.0; self.weights.len()];
+        let mut touched = Vec::new();
+        for epoch in 1..=args.epochs {
+            for i in (1..order.len()).rev() {
+                order.swap(i, rng.below(i + 1));
+            }
+            for batch in order.chunks(args.batch) {
+                self.step(rows, batch, settings, &mut grad, &mut touched);
+            }
+            each(epoch, self);
+        }
+    }
+}
+
+struct Settings {
+    k: f64,
+    lambda: f64,
+    l2: f64,
+    lr: f64,
+}
+
+/// Reads every position of `paths` into rows, with each row's game key
+/// `(run, id)`; positions the game decides outright are counted, not kept.
+fn read_rows(paths: &[PathBuf]) -> anyhow::Result<(Rows, usize)> {
+    let mut rows = Rows::default();
+    let mut fixed = 0;
+    let mut features = vec![0; stykovka::Position::FEATURE_NAMES.len()];
+    let mut indices = [0; PATTERNS];
+    for path in paths {
+        let mut add = |sample: &Sample| -> anyhow::Result<()> {
+            if !sample.game.eq_ignore_ascii_case("stykovka") {
+                bail!("a position of {}, not stykovka", sample.game);
+            }
+            if !(0.0..=1.0).contains(&sample.result) {
+                bail!("result {} is not between 0 and 1", sample.result);
+            }
+            let Some(id) = sample.id else {
+                bail!(
+                    "a position without its game's id (tune train holds games out whole: write the data with this version's tune datagen)"
+                );
+            };
+            let variant = board_core::parse_variant(&sample.variant)?;
+            let pos = stykovka::Position::from_text(&sample.fen, variant)?;
+            match pos.features(&mut features) {
+                Valuation::Fixed(_) => fixed += 1,
+                Valuation::Weighted => {
+                    patterns::indices(&pos, &mut indices);
+                    rows.patterns.extend_from_slice(&indices);
+                    rows.features.extend(features.iter().map(|&f| f64::from(f)));
+                    rows.results.push(sample.result);
+                    rows.scores.push(sample.score.map(f64::from));
+                    let hand = dot(stykovka::Position::WEIGHTS, &features).clamp(-20_000, 20_000);
+                    rows.hand.push(f64::from(hand));
+                    rows.games.push((sample.run.clone().unwrap_or_default(), id));
+                }
+            }
+            Ok(())
+        };
+        if !datagen::read_postcard(path, &mut add)? {
+            for_each_line(open(path)?, path, |_, line| {
+                add(&parse_json(line, "a position record")?)
+            })?;
+        }
+    }
+    Ok((rows, fixed))
+}
+
+/// `tune train`.
+pub fn train(args: &TrainArgs) -> anyhow::Result<()> {
+    let entry = games::find(&args.game)?;
+    if entry.name != "stykovka" {
+        bail!("tune train: {} has no pattern layout yet (stykovka has)", entry.name);
+    }
+    if !(0.0..1.0).contains(&args.holdout) || args.holdout <= 0.0 {
+        bail!("--holdout {}: give a share above 0 and below 1", args.holdout);
+    }
+    if !(0.0..=1.0).contains(&args.lambda) {
+        bail!("--lambda {}: give a weight from 0 to 1", args.lambda);
+    }
+    if args.batch == 0 || args.lr.is_nan() || args.lr <= 0.0 || args.l2.is_nan() || args.l2 < 0.0 {
+        bail!("--batch, --lr must be positive and --l2 not negative");
+    }
+    let (rows, fixed) = read_rows(&args.data)?;
+    let keys = &rows.games;
+    let (train, held) = split(keys, args.seed, args.holdout);
+    let games = |rows: &[usize]| {
+        rows.iter().map(|&i| &keys[i]).collect::<std::collections::BTreeSet<_>>().len()
+    };
+    let (train_games, held_games) = (games(&train), games(&held));
+    if train.is_empty() || held.is_empty() {
+        bail!(
+            "{} positions of {} games: too few to hold {:.0}% of the games out",
+            rows.len(),
+            held_games + train_games,
+            args.holdout * 100.0
+        );
+    }
+    let mut train_rows = Rows::default();
+    // K: the hand evaluation's own, fitted on the training positions.
+    for &i in &train {
+        train_rows.hand.push(rows.hand[i]);
+        train_rows.results.push(rows.results[i]);
+    }
+    let k = fit_k(&train_rows);
+    drop(train_rows);
+    let settings = Settings { k, lambda: args.lambda, l2: args.l2, lr: args.lr };
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "positions {} (games {}), held out {} (games {}), {fixed} with a fixed value skipped",
+        train.len(),
+        train_games,
+        held.len(),
+        held_games
+    )?;
+    writeln!(out, "K {k:.1} (the hand evaluation's, fitted on the training positions)")?;
+    let hand_loss = |which: &[usize]| {
+        which
+            .iter()
+            .map(|&i| cross_entropy(sigmoid(rows.hand[i] / k), target(&rows, i, args.lambda, k)))
+            .sum::<f64>()
+            / which.len() as f64
+    };
+    let mut model = Model::new(stykovka::Position::WEIGHTS);
+    let mut failed = Ok(());
+    model.train(&rows, &train, &settings, args, |epoch, model| {
+        if failed.is_ok() {
+            failed = writeln!(
+                out,
+                "epoch {epoch}/{} train {:.6} held-out {:.6}",
+                args.epochs,
+                model.loss(&rows, &train, &settings),
+                model.loss(&rows, &held, &settings)
+            )
+            .and_then(|()| out.flush());
+        }
+    });
+    failed?;
+    writeln!(
+        out,
+        "held-out loss learned {:.6} hand {:.6} (train learned {:.6} hand {:.6})",
+        model.loss(&rows, &held, &settings),
+        hand_loss(&held),
+        model.loss(&rows, &train, &settings),
+        hand_loss(&train)
+    )?;
+    let weights = Weights {
+        game: entry.name.to_owned(),
+        layout: patterns::layout_hash(),
+        k: k as f32,
+        patterns: model.weights[..INDEX_BOUND].iter().map(|&w| w as f32).collect(),
+        features: model.weights[INDEX_BOUND..].iter().map(|&w| w as f32).collect(),
+    };
+    write_weights(&args.out, &weights)?;
+    writeln!(out, "wrote {}", args.out.display())?;
+    Ok(())
+}
+
+/// Writes `weights` to `path` and reads them back, checked as a loader would.
+fn write_weights(path: &Path, weights: &Weights) -> anyhow::Result<()> {
+    std::fs::write(path, weights.to_bytes()?)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let sizes = (weights.patterns.len(), weights.features.len());
+    let back = Weights::from_bytes(&bytes, &weights.game, weights.layout, sizes)
+        .with_context(|| format!("{} as written", path.display()))?;
+    if back != *weights {
+        bail!("{}: the weights read back differ from those written", path.display());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Weights {
+        Weights {
+            game: "stykovka".into(),
+            layout: 7,
+            k: 150.0,
+            patterns: vec![1.0, -2.5],
+            features: vec![3.0],
+        }
+    }
+
+    #[test]
+    fn weights_round_trip_and_refuse_what_is_not_theirs() {
+        let bytes = sample().to_bytes().unwrap();
+        assert_eq!(Weights::from_bytes(&bytes, "stykovka", 7, (2, 1)).unwrap(), sample());
+        let refused = |bytes: &[u8], game: &str, layout: u64, sizes: (usize, usize)| {
+            Weights::from_bytes(bytes, game, layout, sizes).unwrap_err().to_string()
+        };
+        assert_eq!(refused(&bytes, "focus", 7, (2, 1)), "weights for stykovka, not focus");
+        assert!(refused(&bytes, "stykovka", 8, (2, 1)).contains("pattern layout"));
+        assert!(refused(&bytes, "stykovka", 7, (3, 1)).contains("expected 3 and 1"));
+        assert!(refused(b"IGRODATA....", "stykovka", 7, (2, 1)).starts_with("not a weights file"));
+        let mut other = bytes.clone();
+        other[8] = 9;
+        assert!(refused(&other, "stykovka", 7, (2, 1)).contains("version Some(9)"));
+        assert!(
+            refused(&bytes[..bytes.len() - 2], "stykovka", 7, (2, 1)).contains("do not decode")
+        );
+    }
+
+    #[test]
+    fn games_are_held_out_by_seed_and_share() {
+        let held = |seed| (0..2000).filter(|&id| held_out("r", id, seed, 0.1)).count();
+        let (a, b) = (held(1), held(2));
+        assert!((150..250).contains(&a) && (150..250).contains(&b), "{a} {b}");
+        let same: Vec<u64> = (0..2000).filter(|&id| held_out("r", id, 1, 0.1)).collect();
+        let other: Vec<u64> = (0..2000).filter(|&id| held_out("r", id, 2, 0.1)).collect();
+        assert_ne!(same, other);
+    }
+
+    #[test]
+    fn every_position_of_a_game_is_on_one_side() {
+        let keys: Vec<(String, u64)> =
+            (0..3000).map(|i| (format!("run{}", i % 3), (i / 3) % 400)).collect();
+        let (train, held) = split(&keys, 4, 0.2);
+        assert_eq!(train.len() + held.len(), keys.len());
+        let side = |rows: &[usize]| {
+            rows.iter().map(|&i| keys[i].clone()).collect::<std::collections::BTreeSet<_>>()
+        };
+        let (a, b) = (side(&train), side(&held));
+        assert!(a.is_disjoint(&b), "games on both sides: {:?}", a.intersection(&b).next());
+        assert!(b.len() > 100 && a.len() > 700, "{} held, {} trained", b.len(), a.len());
+    }
+
+    /// Rows whose 36 patterns come from a pool of 60 indices with known
+    /// weights, results exactly `sigmoid(value / k)`: training recovers the
+    /// weights.
+    #[test]
+    fn training_recovers_known_pattern_weights() {
+        let k = 200.0;
+        let mut rng = Rng::new(3);
+        let pool: Vec<u32> = (0..60).map(|i| i * 1777 % INDEX_BOUND as u32).collect();
+        let truth: Vec<f64> = pool.iter().map(|_| rng.below(161) as f64 - 80.0).collect();
+        let width = stykovka::Position::FEATURE_NAMES.len();
+        let mut rows = Rows::default();
+        for _ in 0..4000 {
+            let mut value = 0.0;
+            for _ in 0..PATTERNS {
+                let j = rng.below(pool.len());
+                rows.patterns.push(pool[j]);
+                value += truth[j];
+            }
+            rows.features.extend(std::iter::repeat_n(0.0, width));
+            rows.results.push(sigmoid(value / k));
+            rows.scores.push(None);
+            rows.hand.push(0.0);
+        }
+        let args = TrainArgs {
+            game: "stykovka".into(),
+            data: Vec::new(),
+            out: PathBuf::new(),
+            seed: 9,
+            epochs: 40,
+            holdout: 0.1,
+            lambda: 1.0,
+            l2: 0.0,
+            lr: 2.0,
+            batch: 64,
+        };
+        let settings = Settings { k, lambda: 1.0, l2: 0.0, lr: args.lr };
+        let all: Vec<usize> = (0..rows.len()).collect();
+        let mut model = Model::new(&vec![0; width]);
+        let before = model.loss(&rows, &all, &settings);
+        model.train(&rows, &all, &settings, &args, |_, _| {});
+        let after = model.loss(&rows, &all, &settings);
+        assert!(after < before, "loss {before} -> {after}");
+        for (&p, &t) in pool.iter().zip(&truth) {
+            let w = model.weights[p as usize];
+            assert!((w - t).abs() < 4.0, "index {p}: learned {w:.1}, truth {t}");
+        }
+        // Weights no row touches stay zero.
+        assert_eq!(model.weights[1], 0.0);
+    }
+}

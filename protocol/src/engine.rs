@@ -86,6 +86,19 @@ pub struct SearchInfo {
 }
 
 impl SearchInfo {
+    /// Whether this is the best line: no `multipv`, or `multipv 1`. The
+    /// score and depth of a search are its best line's; the other lines of
+    /// a `MultiPV` search are alternatives.
+    ///
+    /// ```
+    /// use protocol::SearchInfo;
+    /// assert!(SearchInfo::default().is_best_line());
+    /// assert!(!SearchInfo { multipv: Some(2), ..SearchInfo::default() }.is_best_line());
+    /// ```
+    pub fn is_best_line(&self) -> bool {
+        self.multipv.is_none_or(|line| line == 1)
+    }
+
     /// The same line as a UCI GUI reads it: a proven result as `score mate
     /// <moves>` (a win in `n` plies is `mate (n + 1) / 2`, a loss in `n`
     /// plies `mate -(n / 2)`).

@@ -656,4 +656,10 @@ fn multipv_reports_that_many_lines_per_depth_best_first() {
     let (infos, _) = search_lines(&mut engine, "go depth 4");
     assert_eq!(infos.len(), 4, "{infos:?}");
     assert!(infos.iter().all(|l| field(l, "multipv").is_none()), "{infos:?}");
+    // MCTS reports one line whatever `MultiPV` says.
+    engine.send("setoption name MultiPV value 3");
+    engine.send("setoption name Engine value mcts");
+    let (infos, best) = search_lines(&mut engine, "go nodes 300");
+    assert!(!infos.is_empty() && legal.contains(&best), "{infos:?} {best}");
+    assert!(infos.iter().all(|l| field(l, "multipv").is_none()), "{infos:?}");
 }

@@ -601,3 +601,65 @@ fn an_idle_engine_holds_no_memory_for_its_table() {
     let searched = resident_kb(engine.child.id());
     assert!(searched < 128 * 1024, "after a depth-3 search it holds {searched} kB");
 }
+
+/// The `info` lines up to `bestmove`, and the best move.
+fn search_lines(engine: &mut Engine, go: &str) -> (Vec<String>, String) {
+    engine.send(go);
+    let mut infos = Vec::new();
+    loop {
+        let line = engine.line();
+        if let Some(best) = line.strip_prefix("bestmove ") {
+            return (infos, best.to_owned());
+        }
+        if line.starts_with("info ") && !line.starts_with("info string") {
+            infos.push(line);
+        }
+    }
+}
+
+/// The word after `key` in an `info` line.
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let mut words = line.split_whitespace();
+    words.find(|w| *w == key)?;
+    words.next()
+}
+
+#[test]
+fn multipv_reports_that_many_lines_per_depth_best_first() {
+    let mut engine = Engine::spawn(&["--game", "adiyukh"]);
+    engine.handshake();
+    engine.send("setoption name MultiPV value 3");
+    engine.send("position startpos");
+    let legal: Vec<String> = engine.query("moves").split_whitespace().map(str::to_owned).collect();
+    assert!(legal.len() > 3, "{legal:?}");
+    let (infos, best) = search_lines(&mut engine, "go depth 4");
+    assert_eq!(infos.len(), 12, "3 lines at each of 4 depths: {infos:?}");
+    for (depth, lines) in infos.chunks(3).enumerate() {
+        let numbers: Vec<_> = lines.iter().map(|l| field(l, "multipv")).collect();
+        assert_eq!(numbers, [Some("1"), Some("2"), Some("3")], "{lines:?}");
+        let depths: Vec<_> = lines.iter().map(|l| field(l, "depth")).collect();
+        let depth = (depth + 1).to_string();
+        assert!(depths.iter().all(|d| *d == Some(depth.as_str())), "{lines:?}");
+        let firsts: Vec<&str> = lines.iter().filter_map(|l| field(l, "pv")).collect();
+        assert_eq!(firsts.len(), 3, "{lines:?}");
+        assert!(firsts.iter().all(|mv| legal.iter().any(|l| l == mv)), "{lines:?}");
+        assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+        let cps: Vec<i32> =
+            lines.iter().filter_map(|l| field(l, "cp").and_then(|cp| cp.parse().ok())).collect();
+        if cps.len() == 3 {
+            assert!(cps[0] >= cps[1] && cps[1] >= cps[2], "best first: {lines:?}");
+        }
+    }
+    assert_eq!(Some(best.as_str()), field(&infos[9], "pv"), "bestmove is line 1's");
+    // Back to one line: no `multipv` field, one line a depth.
+    engine.send("setoption name MultiPV value 1");
+    let (infos, _) = search_lines(&mut engine, "go depth 4");
+    assert_eq!(infos.len(), 4, "{infos:?}");
+    assert!(infos.iter().all(|l| field(l, "multipv").is_none()), "{infos:?}");
+    // MCTS reports one line whatever `MultiPV` says.
+    engine.send("setoption name MultiPV value 3");
+    engine.send("setoption name Engine value mcts");
+    let (infos, best) = search_lines(&mut engine, "go nodes 300");
+    assert!(!infos.is_empty() && legal.contains(&best), "{infos:?} {best}");
+    assert!(infos.iter().all(|l| field(l, "multipv").is_none()), "{infos:?}");
+}

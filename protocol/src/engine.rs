@@ -67,6 +67,9 @@ pub struct SearchInfo {
     pub depth: Option<u32>,
     /// Deepest ply reached.
     pub seldepth: Option<u32>,
+    /// Which line of a multi-line search (`MultiPV`) this is, best first:
+    /// `multipv 1` is the best move's. Absent from one-line searches.
+    pub multipv: Option<u32>,
     /// Value for the side to move: `cp <n>`, `win <plies>`, `loss <plies>`.
     pub score: Option<Score>,
     /// UCI's `score mate <moves>` (negative: mated), which engines speaking
@@ -83,6 +86,19 @@ pub struct SearchInfo {
 }
 
 impl SearchInfo {
+    /// Whether this is the best line: no `multipv`, or `multipv 1`. The
+    /// score and depth of a search are its best line's; the other lines of
+    /// a `MultiPV` search are alternatives.
+    ///
+    /// ```
+    /// use protocol::SearchInfo;
+    /// assert!(SearchInfo::default().is_best_line());
+    /// assert!(!SearchInfo { multipv: Some(2), ..SearchInfo::default() }.is_best_line());
+    /// ```
+    pub fn is_best_line(&self) -> bool {
+        self.multipv.is_none_or(|line| line == 1)
+    }
+
     /// The same line as a UCI GUI reads it: a proven result as `score mate
     /// <moves>` (a win in `n` plies is `mate (n + 1) / 2`, a loss in `n`
     /// plies `mate -(n / 2)`).
@@ -116,6 +132,7 @@ impl SearchInfo {
             mate: None,
             depth: Some(info.depth),
             seldepth: Some(info.seldepth),
+            multipv: info.multipv,
             score: Some(info.score),
             nodes: Some(info.nodes),
             nps: Some(info.nps()),
@@ -265,6 +282,7 @@ fn parse_info(rest: &[&str]) -> Result<SearchInfo, ParseError> {
         match token {
             "depth" => info.depth = Some(value("depth", next)?),
             "seldepth" => info.seldepth = Some(value("seldepth", next)?),
+            "multipv" => info.multipv = Some(value("multipv", next)?),
             "nodes" => info.nodes = Some(value("nodes", next)?),
             "nps" => info.nps = Some(value("nps", next)?),
             "time" => info.time_ms = Some(value("time", next)?),
@@ -390,8 +408,11 @@ impl fmt::Display for Count {
 impl fmt::Display for SearchInfo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("info")?;
-        let numbers =
-            [("depth", self.depth.map(u64::from)), ("seldepth", self.seldepth.map(u64::from))];
+        let numbers = [
+            ("depth", self.depth.map(u64::from)),
+            ("seldepth", self.seldepth.map(u64::from)),
+            ("multipv", self.multipv.map(u64::from)),
+        ];
         for (name, value) in numbers {
             if let Some(value) = value {
                 write!(f, " {name} {value}")?;
@@ -482,6 +503,7 @@ mod tests {
             EngineMessage::Info(SearchInfo {
                 depth: Some(3),
                 seldepth: Some(5),
+                multipv: Some(2),
                 score: Some(Score::Cp(-12)),
                 nodes: Some(1234),
                 nps: Some(500_000),
@@ -519,6 +541,7 @@ mod tests {
             info,
             EngineMessage::Info(SearchInfo {
                 depth: Some(2),
+                multipv: Some(1),
                 score: Some(Score::Cp(5)),
                 pv: vec![mv("a"), mv("b")],
                 ..SearchInfo::default()
@@ -531,6 +554,21 @@ mod tests {
     }
 
     #[test]
+    fn multipv_is_written_after_the_depths() {
+        let line = SearchInfo {
+            depth: Some(4),
+            seldepth: Some(6),
+            multipv: Some(3),
+            score: Some(Score::Cp(7)),
+            pv: vec![mv("c4")],
+            ..SearchInfo::default()
+        };
+        assert_eq!(line.to_string(), "info depth 4 seldepth 6 multipv 3 score cp 7 pv c4");
+        let one_line = SearchInfo { multipv: None, ..line };
+        assert_eq!(one_line.to_string(), "info depth 4 seldepth 6 score cp 7 pv c4");
+    }
+
+    #[test]
     fn errors_say_what_is_wrong() {
         let error = |s: &str| s.parse::<EngineMessage>().unwrap_err().to_string();
         assert_eq!(error("hello"), "unknown engine message 'hello'");
@@ -538,6 +576,8 @@ mod tests {
         assert_eq!(error("info score mate x"), "bad value 'x' for score mate");
         assert_eq!(error("info score lead 3"), "unknown score kind 'lead'");
         assert_eq!(error("info depth x"), "bad value 'x' for depth");
+        assert_eq!(error("info depth 3 multipv"), "multipv needs a value");
+        assert_eq!(error("info multipv -1"), "bad value '-1' for multipv");
         assert_eq!(error("option name Hash type spin default 1"), "option: no min");
     }
 }

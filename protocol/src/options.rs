@@ -24,6 +24,8 @@ const THREADS: Spin = Spin { name: "Threads", default: 1, min: 1, max: 256 };
 const SEED: Spin = Spin { name: "Seed", default: 0, min: 0, max: 2_147_483_647 };
 const MOVE_OVERHEAD: Spin = Spin { name: "MoveOverhead", default: 50, min: 0, max: 10_000 };
 const MAX_PLIES: Spin = Spin { name: "MaxPlies", default: 0, min: 0, max: 1_000_000 };
+/// Lines reported (alpha-beta): more than the legal moves reports them all.
+const MULTI_PV: Spin = Spin { name: "MultiPV", default: 1, min: 1, max: 64 };
 
 /// Every option the engine declares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,11 +39,12 @@ pub(crate) enum OptionName {
     MoveOverhead,
     MaxPlies,
     Tablebase,
+    MultiPv,
 }
 
 impl OptionName {
     /// Every option, in declaration order.
-    const ALL: [OptionName; 9] = [
+    const ALL: [OptionName; 10] = [
         OptionName::Game,
         OptionName::Variant,
         OptionName::Engine,
@@ -51,6 +54,7 @@ impl OptionName {
         OptionName::MoveOverhead,
         OptionName::MaxPlies,
         OptionName::Tablebase,
+        OptionName::MultiPv,
     ];
 
     /// The name as declared.
@@ -65,6 +69,7 @@ impl OptionName {
             OptionName::MoveOverhead => MOVE_OVERHEAD.name,
             OptionName::MaxPlies => MAX_PLIES.name,
             OptionName::Tablebase => "Tablebase",
+            OptionName::MultiPv => MULTI_PV.name,
         }
     }
 
@@ -141,6 +146,8 @@ pub(crate) struct Options {
     pub(crate) max_plies: u32,
     /// Whether a game with an endgame table plays from it (Otrazhenie).
     pub(crate) tablebase: bool,
+    /// Lines reported by alpha-beta (`MultiPV`).
+    pub(crate) multi_pv: usize,
 }
 
 /// What a successful `setoption` changed beyond the value itself.
@@ -170,6 +177,7 @@ impl Options {
             move_overhead: Duration::from_millis(ms(&MOVE_OVERHEAD)),
             max_plies: 0,
             tablebase: true,
+            multi_pv: usize::try_from(MULTI_PV.default).unwrap_or(1),
         }
     }
 
@@ -183,6 +191,7 @@ impl Options {
             threads: self.threads,
             use_table: self.tablebase,
             searchmoves: Vec::new(),
+            multi_pv: self.multi_pv,
         }
     }
 
@@ -220,6 +229,7 @@ impl Options {
                 name: "Tablebase".to_owned(),
                 kind: OptionKind::Check { default: self.tablebase },
             },
+            spin(&MULTI_PV, i64::try_from(self.multi_pv).unwrap_or(i64::MAX)),
         ]
     }
 
@@ -292,6 +302,10 @@ impl Options {
                         return Err(OptionError::Check { name, value: value.to_owned() });
                     }
                 };
+                Ok(Effect::None)
+            }
+            OptionName::MultiPv => {
+                self.multi_pv = spin_value(&MULTI_PV, value)?;
                 Ok(Effect::None)
             }
         }

@@ -561,6 +561,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             threads: self.options.threads,
             use_table: false,
             searchmoves: Vec::new(),
+            multi_pv: 1,
         };
         let never = AtomicBool::new(false);
         let positions = bench_positions(self.options.game);

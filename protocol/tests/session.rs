@@ -145,6 +145,7 @@ fn ugi_identifies_and_declares_every_option() {
         "option name MoveOverhead type spin default 50 min 0 max 10000",
         "option name MaxPlies type spin default 0 min 0 max 1000000",
         "option name Tablebase type check default true",
+        "option name MultiPV type spin default 1 min 1 max 64",
     ];
     let mut expected = vec!["id name Test Engine", "id author Tester"];
     expected.extend(options);
@@ -504,6 +505,23 @@ fn tictactoe_board() {
 }
 
 #[test]
+fn multipv_takes_1_to_64_lines_and_says_what_is_wrong() {
+    let lines = run("setoption name MultiPV value 0\nsetoption name MultiPV value 65\n\
+                     setoption name multipv value three\nsetoption name MultiPV value 3\n\
+                     setoption name MultiPV value\nugi\n");
+    let error = |value: &str| {
+        format!(
+            "info string error: MultiPV: bad value '{value}' (expected an integer from 1 to 64)"
+        )
+    };
+    assert_eq!(answers(&lines)[..4], [error("0"), error("65"), error("three"), error("")]);
+    assert!(
+        lines.contains(&"option name MultiPV type spin default 3 min 1 max 64".to_owned()),
+        "{lines:?}"
+    );
+}
+
+#[test]
 fn options_are_case_insensitive_and_bad_ones_change_nothing() {
     let lines = run("setoption name HASH value 2\nsetoption name hash value 0\n\
                      setoption name Hash value lots\nsetoption name Ponder value true\n\
@@ -516,7 +534,7 @@ fn options_are_case_insensitive_and_bad_ones_change_nothing() {
             "info string error: Hash: bad value '0' (expected an integer from 1 to 1024)",
             "info string error: Hash: bad value 'lots' (expected an integer from 1 to 1024)",
             "info string error: unknown option 'Ponder' (options: Game, Variant, Engine, Hash, \
-             Threads, Seed, MoveOverhead, MaxPlies, Tablebase)",
+             Threads, Seed, MoveOverhead, MaxPlies, Tablebase, MultiPV)",
             "info string error: Engine: unknown engine 'deep' (engines: alphabeta, mcts, random)",
             "info string error: Threads: bad value '0' (expected an integer from 1 to 256)",
             "id name Test Engine",

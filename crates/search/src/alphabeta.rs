@@ -90,6 +90,7 @@ pub struct AlphaBeta<G: Game> {
     threads: usize,
     shortfall: Option<ThreadShortfall>,
     pruning: Pruning,
+    lines: usize,
     game: std::marker::PhantomData<fn() -> G>,
 }
 
@@ -102,6 +103,7 @@ impl<G: Evaluate> AlphaBeta<G> {
             threads: 1,
             shortfall: None,
             pruning: Pruning::ALL,
+            lines: 1,
             game: std::marker::PhantomData,
         }
     }
@@ -119,6 +121,16 @@ impl<G: Evaluate> AlphaBeta<G> {
     /// started (a memory limit) are done without.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
+    }
+
+    /// Reports the best `lines` root moves (at least 1; UCI's `MultiPV`)
+    /// from now on: each iteration searches the root again for each line
+    /// with the moves of the lines before it left out, so every line's
+    /// score is exact, and reports them best first (`Info::multipv` 1, 2,
+    /// ...). The best move is line 1's. With 1 (the default) the search is
+    /// the one-line search, node for node, and its infos carry no `multipv`.
+    pub fn set_multi_pv(&mut self, lines: usize) {
+        self.lines = lines.max(1);
     }
 
     /// The threads the last search could not start (a thread or memory
@@ -168,6 +180,7 @@ impl<G: Evaluate> AlphaBeta<G> {
             nodes: 0,
             time: main.clock.elapsed(),
             pv: Vec::new(),
+            multipv: None,
         };
         if root_moves.is_empty() {
             return (None, info);
@@ -191,7 +204,7 @@ impl<G: Evaluate> AlphaBeta<G> {
                 let spawned = builder.spawn_scoped(scope, move || {
                     // Odd helpers run a ply ahead of the main thread.
                     let first = 1 + u32::try_from(id % 2).unwrap_or(0);
-                    helper.deepen(pos, &mut moves, first..=MAX_DEPTH, |_, _, _, _| true);
+                    helper.deepen(pos, &mut moves, 1, first..=MAX_DEPTH, |_, _, _, _| true);
                     helper_nodes.fetch_add(helper.nodes % NODE_BATCH, Ordering::Relaxed);
                 });
                 // Under a thread or memory limit: search with those started.
@@ -201,21 +214,33 @@ impl<G: Evaluate> AlphaBeta<G> {
                     break;
                 }
             }
-            let best =
-                main.deepen(pos, &mut root_moves, 1..=max_depth, |main, depth, value, best| {
-                    info = Info {
+            let multi = self.lines > 1;
+            let lines = self.lines;
+            let report = |main: &mut Thread<'_, G>, depth, values: &[i32], moves: &[G::Move]| {
+                for (line, (&value, &mv)) in values.iter().zip(moves).enumerate() {
+                    let line_info = Info {
                         depth,
                         seldepth: main.seldepth,
                         score: to_score(value),
                         nodes: main.nodes + helper_nodes.load(Ordering::Relaxed),
                         time: main.clock.elapsed(),
-                        pv: main.principal_variation(pos, best, depth),
+                        pv: main.principal_variation(pos, mv, depth),
+                        multipv: multi.then(|| u32::try_from(line + 1).unwrap_or(u32::MAX)),
                     };
-                    on_info(&info);
-                    let proven = value.abs() >= WIN_BOUND
-                        && u32::try_from(WIN - value.abs()).is_ok_and(|plies| plies <= depth);
-                    !proven && !half_gone(limits.time, main.clock.elapsed())
+                    on_info(&line_info);
+                    if line == 0 {
+                        // Line 1's: the search's result.
+                        info = line_info;
+                    }
+                }
+                // Deep enough when every line is a proven result.
+                let proven = values.iter().all(|value| {
+                    value.abs() >= WIN_BOUND
+                        && u32::try_from(WIN - value.abs()).is_ok_and(|plies| plies <= depth)
                 });
+                !proven && !half_gone(limits.time, main.clock.elapsed())
+            };
+            let best = main.deepen(pos, &mut root_moves, lines, 1..=max_depth, report);
             helpers_stop.store(true, Ordering::Relaxed);
             best
         });
@@ -244,6 +269,19 @@ impl fmt::Display for ThreadShortfall {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let ThreadShortfall { started, asked, error } = self;
         write!(f, "searched with {started} of {asked} threads: no more could start ({error})")
+    }
+}
+
+/// Sorts `values` from best to worst, and `moves` (as many) along, keeping
+/// the order of equal values (an insertion sort: a few lines).
+fn sort_lines<M>(values: &mut [i32], moves: &mut [M]) {
+    for i in 1..values.len() {
+        let mut j = i;
+        while j > 0 && values[j - 1] < values[j] {
+            values.swap(j - 1, j);
+            moves.swap(j - 1, j);
+            j -= 1;
+        }
     }
 }
 
@@ -317,29 +355,54 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         self.clock.must_stop(self.nodes)
     }
 
-    /// Iterative deepening over `depths`; after each completed depth calls
-    /// `done(self, depth, value, best)`, which says whether to go on. Returns
-    /// the best move.
+    /// Iterative deepening over `depths` reporting the best `lines` root
+    /// moves (1: the best only); after each completed depth calls
+    /// `done(self, depth, values, moves)` with the lines' exact values and
+    /// first moves, best first, which says whether to go on. Returns the
+    /// best move.
     fn deepen(
         &mut self,
         pos: &G,
         root_moves: &mut [G::Move],
+        lines: usize,
         depths: std::ops::RangeInclusive<u32>,
-        mut done: impl FnMut(&mut Self, u32, i32, G::Move) -> bool,
+        mut done: impl FnMut(&mut Self, u32, &[i32], &[G::Move]) -> bool,
     ) -> G::Move {
+        let lines = lines.clamp(1, root_moves.len());
         let mut best = root_moves[0];
-        let mut last = None;
+        // The last depth's value of each line, for its aspiration window.
+        let mut last: Vec<Option<i32>> = vec![None; lines];
+        let mut values = vec![0; lines];
         for depth in depths {
-            let (value, iteration_best, complete) = self.aspiration(pos, root_moves, depth, last);
-            if complete || iteration_best != best {
-                // An aborted iteration still improves on the last one if it
-                // proved its first (previous best) move worse than another.
-                best = iteration_best;
+            let mut complete = true;
+            for line in 0..lines {
+                // Line `line` searches the root without the moves of the
+                // lines before it, which stand at the front of `root_moves`.
+                let (value, iteration_best, line_complete) =
+                    self.aspiration(pos, &mut root_moves[line..], depth, last[line]);
+                if line == 0 && (line_complete || iteration_best != best) {
+                    // An aborted iteration still improves on the last one if it
+                    // proved its first (previous best) move worse than another.
+                    best = iteration_best;
+                }
+                if !line_complete {
+                    complete = false;
+                    break;
+                }
+                values[line] = value;
             }
-            if !complete || !done(self, depth, value, best) {
+            if lines > 1 && complete {
+                // An unstable search (reductions, the table) may value a
+                // later line above an earlier one: best first all the same.
+                sort_lines(&mut values, &mut root_moves[..lines]);
+                best = root_moves[0];
+            }
+            if !complete || !done(self, depth, &values, &root_moves[..lines]) {
                 break;
             }
-            last = Some(value);
+            for (last, &value) in last.iter_mut().zip(&values) {
+                *last = Some(value);
+            }
         }
         best
     }

@@ -97,6 +97,11 @@ pub struct Think {
     /// (UCI's `go searchmoves`); empty: all. Alpha-beta and random honour
     /// it; MCTS searches every move and then plays the best of these.
     pub searchmoves: Vec<String>,
+    /// Root moves reported with their own exact scores and lines, best
+    /// first (UCI's `MultiPV`; 0 counts as 1): alpha-beta only
+    /// ([`AlphaBeta::set_multi_pv`]); MCTS, random and a position played
+    /// from the endgame table report one line.
+    pub multi_pv: usize,
 }
 
 impl Default for Think {
@@ -109,6 +114,7 @@ impl Default for Think {
             threads: 1,
             use_table: true,
             searchmoves: Vec::new(),
+            multi_pv: 1,
         }
     }
 }
@@ -334,6 +340,7 @@ impl<G: Evaluate + Describe> SearchGame for G {
             (None, EngineKind::AlphaBeta) => {
                 let searcher = memory.alphabeta::<G>(think.hash_mb);
                 searcher.set_threads(think.threads);
+                searcher.set_multi_pv(think.multi_pv);
                 let found = searcher.search_among(self, allowed, think.limits, stop, &mut forward);
                 memory.shortfall = searcher.shortfall().cloned();
                 found
@@ -360,6 +367,7 @@ impl<G: Evaluate + Describe> SearchGame for G {
                     nodes: 1,
                     time: std::time::Duration::ZERO,
                     pv: best.into_iter().collect(),
+                    multipv: None,
                 };
                 forward(&info);
                 (best, info)
@@ -441,7 +449,8 @@ fn play_from_table<G: Evaluate>(
         pv.push(mv);
     }
     let depth = u32::try_from(pv.len()).unwrap_or(u32::MAX);
-    let info = Info { depth, seldepth: depth, score, nodes: probes, time: start.elapsed(), pv };
+    let time = start.elapsed();
+    let info = Info { depth, seldepth: depth, score, nodes: probes, time, pv, multipv: None };
     on_info(&info);
     Some((first, info))
 }

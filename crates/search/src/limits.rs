@@ -56,6 +56,10 @@ pub struct Info<M> {
     pub time: Duration,
     /// The principal variation, best move first.
     pub pv: Vec<M>,
+    /// Which line of a multi-line search this is, best first (1, 2, ...;
+    /// [`AlphaBeta::set_multi_pv`](crate::AlphaBeta::set_multi_pv));
+    /// `None` when the search reports one line.
+    pub multipv: Option<u32>,
 }
 
 impl<M> Info<M> {
@@ -74,6 +78,7 @@ impl<M> Info<M> {
             nodes: self.nodes,
             time: self.time,
             pv: self.pv.iter().map(f).collect(),
+            multipv: self.multipv,
         }
     }
 }

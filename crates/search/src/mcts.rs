@@ -550,6 +550,7 @@ impl<G: Game> Mcts<G> {
             nodes: iterations,
             time: clock.elapsed(),
             pv,
+            multipv: None,
         }
     }
 }

@@ -13,7 +13,7 @@
 use std::sync::atomic::AtomicBool;
 
 use board_core::{Evaluate, Game, Rng};
-use search::{AlphaBeta, Limits, Pruning, Score};
+use search::{AlphaBeta, Info, Limits, Pruning, Score};
 
 const WIN: i32 = 1_000_000;
 
@@ -160,4 +160,111 @@ fn stykovka_equals_minimax() {
     check::<stykovka::Position>(150, 2, Pruning::NONE);
     check::<stykovka::Position>(15, 3, Pruning::NONE);
     check::<stykovka::Position>(100, 2, quiescence(4));
+}
+
+/// The result of a search with `lines` lines (`MultiPV`), whose `pv`
+/// starts with the best move, and the last depth's lines.
+fn multi_pv<G: Evaluate>(
+    pos: &G,
+    depth: u32,
+    lines: usize,
+    pruning: Pruning,
+) -> (Info<G::Move>, Vec<Info<G::Move>>) {
+    let mut searcher = AlphaBeta::<G>::new(1).with_pruning(pruning);
+    searcher.set_multi_pv(lines);
+    let mut reports = Vec::new();
+    let (_, info) = searcher.search(pos, Limits::depth(depth), &AtomicBool::new(false), &mut |i| {
+        reports.push(i.clone());
+    });
+    reports.retain(|i| i.depth == depth);
+    (info, reports)
+}
+
+/// With `MultiPV` `lines`, the last depth's lines are the best `lines` root
+/// moves (or all), distinct, best first, each with its own minimax value,
+/// and line 1 is the search's result.
+fn check_lines<G: Evaluate>(count: usize, depth: u32, lines: usize, pruning: Pruning) {
+    let qplies = pruning.quiescence_plies;
+    for pos in positions::<G>(count) {
+        let legal = pos.legal_moves();
+        let (info, reports) = multi_pv(&pos, depth, lines, pruning);
+        let k = lines.min(legal.len());
+        let numbers: Vec<Option<u32>> = reports.iter().map(|i| i.multipv).collect();
+        let expected: Vec<Option<u32>> = (1..=k as u32).map(Some).collect();
+        assert_eq!(numbers, expected, "{} {pos}", G::NAME);
+        let firsts: Vec<G::Move> = reports.iter().map(|i| i.pv[0]).collect();
+        for (i, mv) in firsts.iter().enumerate() {
+            assert!(legal.contains(mv), "{} {pos}: line {} plays {mv}", G::NAME, i + 1);
+            assert!(!firsts[..i].contains(mv), "{} {pos}: {mv} twice", G::NAME);
+        }
+        let values: Vec<i32> =
+            firsts.iter().map(|&mv| -child_value(&pos, mv, depth - 1, 0, qplies)).collect();
+        let scores: Vec<Score> = reports.iter().map(|i| i.score).collect();
+        let exact: Vec<Score> = values.iter().map(|&v| to_score(v)).collect();
+        assert_eq!(scores, exact, "{} {pos}: each line's own value", G::NAME);
+        let mut all: Vec<i32> =
+            legal.iter().map(|&mv| -child_value(&pos, mv, depth - 1, 0, qplies)).collect();
+        all.sort_unstable_by(|a, b| b.cmp(a));
+        assert_eq!(values, all[..k], "{} {pos}: the best {k} moves, best first", G::NAME);
+        assert_eq!(info.pv.first(), Some(&firsts[0]), "{} {pos}: best move", G::NAME);
+        let line = |i: &Info<G::Move>| (i.depth, i.score, i.pv.clone(), i.multipv);
+        assert_eq!(line(&info), line(&reports[0]), "{} {pos}: the result is line 1", G::NAME);
+    }
+}
+
+#[test]
+fn multi_pv_lines_are_the_best_moves_with_their_minimax_values() {
+    check_lines::<adiyukh::Position>(30, 3, 3, Pruning::NONE);
+    check_lines::<otrazhenie::Position>(30, 3, 4, Pruning::NONE);
+    check_lines::<stykovka::Position>(20, 2, 5, Pruning::NONE);
+    check_lines::<hexdraughts::Position>(15, 3, 3, Pruning::NONE);
+    check_lines::<adiyukh::Position>(20, 2, 3, quiescence(4));
+    check_lines::<focus::Position>(10, 2, 2, Pruning::NONE);
+}
+
+/// Every pruning on: distinct legal moves, best first (by the scores the
+/// search reports: reductions make them inexact).
+#[test]
+fn multi_pv_with_every_pruning_reports_distinct_moves_best_first() {
+    fn rank(score: Score) -> i64 {
+        match score {
+            Score::Win(n) => 2_000_000 - i64::from(n),
+            Score::Loss(n) => -2_000_000 + i64::from(n),
+            Score::Cp(cp) => i64::from(cp),
+        }
+    }
+    for pos in positions::<otrazhenie::Position>(20) {
+        let legal = pos.legal_moves();
+        let (info, reports) = multi_pv(&pos, 5, 3, Pruning::ALL);
+        assert_eq!(reports.len(), legal.len().min(3), "{pos}");
+        assert_eq!(info.pv.first(), Some(&reports[0].pv[0]), "{pos}");
+        for (i, line) in reports.iter().enumerate() {
+            assert!(legal.contains(&line.pv[0]), "{pos}");
+            assert!(reports[..i].iter().all(|l| l.pv[0] != line.pv[0]), "{pos}");
+            if i > 0 {
+                assert!(rank(reports[i - 1].score) >= rank(line.score), "{pos}: {reports:?}");
+            }
+        }
+    }
+}
+
+/// `MultiPV` 1 is the one-line search: the same nodes, move, score and
+/// line, with no `multipv` in its infos.
+#[test]
+fn multi_pv_one_is_the_one_line_search() {
+    for pos in positions::<adiyukh::Position>(10) {
+        let plain = AlphaBeta::<adiyukh::Position>::new(1).search(
+            &pos,
+            Limits::depth(6),
+            &AtomicBool::new(false),
+            &mut |i| assert_eq!(i.multipv, None),
+        );
+        let (info, reports) = multi_pv(&pos, 6, 1, Pruning::ALL);
+        assert_eq!(
+            (info.pv.first(), info.nodes, info.score, &info.pv),
+            (plain.0.as_ref(), plain.1.nodes, plain.1.score, &plain.1.pv)
+        );
+        assert_eq!(reports.len(), 1);
+        assert_eq!(info.multipv, None);
+    }
 }

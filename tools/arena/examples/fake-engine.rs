@@ -17,7 +17,10 @@
 //! the end of its input ends it). A `go infinite` search answers at `stop`.
 //! A crash says why on stderr first. `--score S` (`cp -700`, `win 3`,
 //! `loss 4`, `none`) is the score its `info` line reports with every move,
-//! instead of its search's (for the arena's adjudication tests). The
+//! instead of its search's (for the arena's adjudication tests); with
+//! `--mode multipv` that line is `multipv 1`, and a `multipv 2` line with
+//! `score cp -900` follows it, as a `MultiPV` search reports a worse
+//! alternative after the best line. The
 //! `go`s are counted per game (`uginewgame`), which is answered `info
 //! string fake-engine: process PID game N`, N counting the games of this
 //! process.
@@ -173,20 +176,31 @@ fn main() {
                             &AtomicBool::new(false),
                             &mut |_| {},
                         );
-                        let info = EngineMessage::Info(SearchInfo {
+                        let multipv = mode == "multipv";
+                        let line = SearchInfo {
                             depth: Some(info.depth),
+                            multipv: multipv.then_some(1),
                             score: fixed_score.unwrap_or(Some(info.score)),
                             nodes: Some(info.nodes),
                             ..SearchInfo::default()
-                        });
+                        };
+                        let worse = SearchInfo {
+                            multipv: Some(2),
+                            score: Some(Score::Cp(-900)),
+                            ..line.clone()
+                        };
+                        let mut infos = vec![EngineMessage::Info(line)];
+                        if multipv {
+                            infos.push(EngineMessage::Info(worse));
+                        }
                         let best =
                             EngineMessage::BestMove(best.and_then(|mv| MoveToken::new(mv).ok()));
                         if go.infinite {
                             pending = Some(best);
-                            vec![info]
                         } else {
-                            vec![info, best]
+                            infos.push(best);
                         }
+                        infos
                     }
                 }
             }

@@ -591,18 +591,19 @@ impl Referee {
             match engine.next_line(wait_until).await? {
                 Some(Heard::Message(EngineMessage::BestMove(mv))) => break mv,
                 Some(Heard::Message(EngineMessage::ReadyOk)) => probe_sent = None,
-                Some(Heard::Message(EngineMessage::Info(info))) => {
+                Some(Heard::Message(EngineMessage::Info(info))) if info.is_best_line() => {
                     observers.tell(Event::Searched {
                         id,
                         side,
                         depth: info.depth,
                         score: info.score.as_ref(),
                     });
-                    // The last score and depth before `bestmove` are the move's.
+                    // The last score and depth before `bestmove` are the
+                    // move's (of its best line, under `MultiPV`).
                     score = info.score.or(info.mate.map(mate_score)).or(score);
                     depth = info.depth.or(depth);
                 }
-                Some(Heard::Message(EngineMessage::InfoString(_))) => {}
+                Some(Heard::Message(EngineMessage::Info(_) | EngineMessage::InfoString(_))) => {}
                 Some(Heard::Unreadable(line, e)) if is_bestmove(&line) => {
                     return Err(Fault::new(Termination::GarbageOutput, e.to_string()));
                 }

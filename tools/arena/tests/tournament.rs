@@ -1353,6 +1353,18 @@ fn adjudicated(name: &str, engines: &[Vec<String>], extra: &[&str]) -> (Vec<Game
     (games, pgn)
 }
 
+/// Under `MultiPV` a move's score is its best line's (`multipv 1`), not
+/// that of the worse alternatives reported after it.
+#[test]
+fn a_multipv_engine_is_scored_by_its_best_line() {
+    let multipv =
+        args(&["--engine", "name=multi", &format!("cmd={} --mode multipv --score 'cp 0'", fake())]);
+    let engines = [multipv, scoring("calm", "cp 0")];
+    let (games, pgn) = adjudicated("multipv", &engines, &["--resign", "movecount=1", "score=600"]);
+    assert!(games.iter().all(|g| g.termination == Termination::Normal), "{games:?}");
+    assert!(!pgn.contains("-9.00"), "{pgn}");
+}
+
 /// Issue 32, item 1: `--resign movecount=N score=CP`: an engine whose own
 /// score is -CP or worse for N of its moves in a row loses, `Termination
 /// "adjudication"` with the reason; proven losses count beyond any

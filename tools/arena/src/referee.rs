@@ -367,9 +367,15 @@ impl Referee {
                     return Ok(End::Fault(side.other(), fault));
                 }
             };
-            let told = (fixture.id, &self.observers);
             let answer = self
-                .think(engine, limits[side], &mut clocks, side, &position, margins[side], told)
+                .think(
+                    engine,
+                    (limits[side], margins[side]),
+                    &mut clocks,
+                    side,
+                    &position,
+                    fixture.id,
+                )
                 .await;
             let (token, eval) = match answer {
                 Ok(answer) => answer,
@@ -556,16 +562,16 @@ impl Referee {
     }
 
     /// One move: `position`, `isready`, `go`, then the `bestmove` move (`None`
-    /// for `bestmove (none)`), with the clock kept.
+    /// for `bestmove (none)`), with the clock kept; `limit` and `margin` the
+    /// engine's, `id` the game's (for the observers).
     async fn think(
         &self,
         engine: &mut Engine,
-        limit: Limit,
+        (limit, margin): (Limit, Duration),
         clocks: &mut ByPlayer<Option<Clock>>,
         side: Player,
         position: &GuiMessage,
-        margin: Duration,
-        (id, observers): (u64, &Observers),
+        id: u64,
     ) -> Result<(Option<MoveToken>, MoveEval), Fault> {
         engine.send(position).await?;
         engine.sync(self.stall_timeout).await?;
@@ -592,7 +598,7 @@ impl Referee {
                 Some(Heard::Message(EngineMessage::BestMove(mv))) => break mv,
                 Some(Heard::Message(EngineMessage::ReadyOk)) => probe_sent = None,
                 Some(Heard::Message(EngineMessage::Info(info))) if info.is_best_line() => {
-                    observers.tell(Event::Searched {
+                    self.observers.tell(Event::Searched {
                         id,
                         side,
                         depth: info.depth,

@@ -101,6 +101,12 @@ for name in "${names[@]}"; do
 done
 
 step "3. cargo publish --workspace --dry-run"
+# Cargo unpacks the crates of its temporary registry (target/package/
+# tmp-registry) under $CARGO_HOME/registry/src/-<hash of that path>/ and does
+# not unpack a version again that is already there: a second run from the
+# same folder would build against the sources of the first. Those folders
+# hold nothing but our own packages: remove them first.
+rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/igroteka-*
 cargo publish --workspace --dry-run --locked "${dirty[@]}" --quiet
 
 # The packages, unpacked side by side in a workspace of their own, with the

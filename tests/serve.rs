@@ -1112,3 +1112,197 @@ async fn a_game_is_watched_by_its_link_read_only_and_without_a_place() {
         assert!(dropped["message"].as_str().unwrap_or("").contains("no longer kept"), "{dropped}");
     }
 }
+
+/// A score as a number to compare (`cp 35`, `win 3`, `loss 4`).
+fn score_value(score: &Value) -> i64 {
+    let text = score.as_str().unwrap_or_else(|| panic!("a score: {score}"));
+    let (kind, n) = text.split_once(' ').expect("kind and number");
+    let n: i64 = n.parse().expect("a number");
+    match kind {
+        "cp" => n,
+        "win" => 1_000_000 - n,
+        "loss" => -1_000_000 + n,
+        _ => panic!("an unknown score {text}"),
+    }
+}
+
+/// The notices of analysis `id` until its end, which is returned last.
+async fn analysis(ws: &mut Socket, id: u32) -> Vec<Value> {
+    let mut notices = Vec::new();
+    loop {
+        let message = next(ws).await;
+        assert_ne!(message["type"], "error", "{message}");
+        if message["id"] != id {
+            continue;
+        }
+        let done = message["type"] == "analysis_done";
+        notices.push(message);
+        if done {
+            return notices;
+        }
+    }
+}
+
+/// Issue 33, item 1: the analysis board's positions off the game's line
+/// (`explore`) and its searches of several lines (`analyse`); the game is
+/// not changed by either, and bad requests are refused in one line.
+#[tokio::test]
+async fn variations_are_explored_and_analysed_in_several_lines_without_changing_the_game() {
+    let server = Server::start(&[]);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    send(&mut ws, new_game("focus", side(None, Value::Null), side(None, Value::Null))).await;
+    let mut played = until(&mut ws, "state").await;
+    server.wait_for_children(1);
+    let first_move = |explored: &Value, not: &str| {
+        let moves = explored["movepaths"]["moves"].as_array().expect("moves").clone();
+        let found = moves.iter().map(|m| m["move"].as_str().expect("a move").to_owned());
+        found.into_iter().find(|m| m != not).expect("another move")
+    };
+    for _ in 0..3 {
+        send(&mut ws, json!({"type": "move", "move": first_move(&played, "")})).await;
+        played = until(&mut ws, "state").await;
+    }
+    let game_moves = played["moves"].clone();
+    let second = game_moves[1].as_str().expect("move 2").to_owned();
+
+    // The position after move 1, then a variation of two moves from it.
+    send(&mut ws, json!({"type": "explore", "ply": 1})).await;
+    let after_one = until(&mut ws, "explored").await;
+    assert_eq!((&after_one["ply"], &after_one["to_move"]), (&json!(1), &json!(2)), "{after_one}");
+    send(&mut ws, json!({"type": "view", "ply": 1})).await;
+    assert_eq!(until(&mut ws, "view").await["fen"], after_one["fen"]);
+    let other = first_move(&after_one, &second);
+    send(&mut ws, json!({"type": "explore", "ply": 1, "moves": [other]})).await;
+    let branched = until(&mut ws, "explored").await;
+    assert_eq!((&branched["moves"], &branched["to_move"]), (&json!([other]), &json!(1)));
+    assert_ne!(branched["fen"], after_one["fen"]);
+    let on = first_move(&branched, "");
+    send(&mut ws, json!({"type": "explore", "ply": 1, "moves": [other, on]})).await;
+    let deeper = until(&mut ws, "explored").await;
+    assert_eq!(deeper["to_move"], 2, "{deeper}");
+
+    // Bad requests are refused in one line, naming what was wrong.
+    let long: Vec<&str> = vec!["a1"; 1001];
+    let refusals = [
+        (json!({"type": "explore", "ply": 9}), "the game has no move 9: it has 3"),
+        (json!({"type": "explore", "ply": 1, "moves": [other, "zz9"]}), "'zz9'"),
+        (json!({"type": "explore", "ply": 0, "moves": ["a1\nb2"]}), "variation move 1: "),
+        (json!({"type": "explore", "ply": 0, "moves": long}), "a variation of 1001 moves"),
+    ];
+    for (request, wanted) in refusals {
+        send(&mut ws, request.clone()).await;
+        let refused = until(&mut ws, "explore_refused").await;
+        let message = refused["message"].as_str().unwrap_or_default();
+        assert!(message.contains(wanted) && !message.contains('\n'), "{request}: {refused}");
+        assert_eq!(refused["ply"], request["ply"]);
+    }
+
+    // Three lines, best first, each depth; a bestmove at the end.
+    let ask = json!({"type": "analyse", "id": 7, "ply": 0, "lines": 3, "movetime_ms": 300});
+    send(&mut ws, ask).await;
+    let notices = analysis(&mut ws, 7).await;
+    let (done, lines) = notices.split_last().expect("the end");
+    assert_eq!((&done["error"], &done["stopped"]), (&Value::Null, &json!(false)), "{done}");
+    assert!(done["best"].is_string(), "{done}");
+    let deepest = lines.iter().filter_map(|l| l["depth"].as_u64()).max().expect("a depth");
+    let last: Vec<&Value> = lines.iter().filter(|l| l["depth"] == deepest).collect();
+    assert!(last.len() >= 3, "{last:?}");
+    let at_depth: Vec<u64> = last.iter().map(|l| l["line"].as_u64().expect("a line")).collect();
+    assert_eq!(at_depth[..3], [1, 2, 3], "{last:?}");
+    for pair in last[..3].windows(2) {
+        assert!(score_value(&pair[0]["score"]) >= score_value(&pair[1]["score"]), "{pair:?}");
+    }
+    assert!(last.iter().all(|l| l["to_move"] == 1 && l["pv"][0].is_string()), "{last:?}");
+    let firsts: std::collections::BTreeSet<String> =
+        last[..3].iter().map(|l| l["pv"][0].to_string()).collect();
+    assert_eq!(firsts.len(), 3, "three different moves: {last:?}");
+    // Its engine stays for the next position.
+    server.wait_for_children(2);
+
+    // Refused analyses end at once with why.
+    let refusals = [
+        (
+            json!({"type": "analyse", "id": 8, "ply": 1, "lines": 11}),
+            "11 lines: an analysis shows 1 to 10",
+        ),
+        (json!({"type": "analyse", "id": 8, "ply": 1, "lines": 0}), "0 lines"),
+        (json!({"type": "analyse", "id": 8, "ply": 1, "engine": "nobody"}), "no engine \"nobody\""),
+        (json!({"type": "analyse", "id": 8, "ply": 4}), "the game has no move 4"),
+        (json!({"type": "analyse", "id": 8, "ply": 0, "moves": ["zz9"]}), "'zz9'"),
+    ];
+    for (request, wanted) in refusals {
+        send(&mut ws, request.clone()).await;
+        let done = until(&mut ws, "analysis_done").await;
+        let error = done["error"].as_str().unwrap_or_default();
+        assert!(done["id"] == 8 && error.contains(wanted) && !error.contains('\n'), "{done}");
+    }
+    // A long search is stopped; another engine replaces the first.
+    let long = json!({"type": "analyse", "id": 9, "ply": 0, "lines": 2, "engine": "mcts"});
+    send(&mut ws, long).await;
+    until(&mut ws, "analysis").await;
+    send(&mut ws, json!({"type": "analyse_stop"})).await;
+    let stopped = analysis(&mut ws, 9).await;
+    assert_eq!(stopped.last().expect("the end")["stopped"], true, "{stopped:?}");
+    server.wait_for_children(2);
+
+    // The game is as it was: its moves, and the person plays on from them.
+    send(&mut ws, json!({"type": "view", "ply": 3})).await;
+    assert_eq!(until(&mut ws, "view").await["fen"], played["fen"]);
+    let next_move = first_move(&played, "");
+    send(&mut ws, json!({"type": "move", "move": next_move})).await;
+    let state = until(&mut ws, "state").await;
+    let mut moves = game_moves.as_array().expect("moves").clone();
+    moves.push(json!(next_move));
+    assert_eq!(state["moves"], json!(moves), "{state}");
+    // A new game ends the analysis engine.
+    send(&mut ws, new_game("focus", side(None, Value::Null), side(None, Value::Null))).await;
+    until(&mut ws, "state").await;
+    server.wait_for_children(1);
+}
+
+/// With `MultiPV` set on an engine, a player's search is told by its best
+/// line alone (one `info` per depth, not one per line), and a review scores
+/// a position by its best line.
+#[tokio::test]
+async fn searches_of_several_lines_are_told_by_their_best_line() {
+    let multi = ["name=multi", "builtin=alphabeta", "option.MultiPV=5"];
+    let mut args = vec!["--engine"];
+    args.extend(multi);
+    args.extend(["--engine", "builtin=random", "--referee", "multi"]);
+    let server = Server::start(&args);
+    let mut ws = connect(&server).await;
+    until(&mut ws, "hello").await;
+    // White takes Black's last piece: a win in 1, the only one.
+    let mut game = new_game("otrazhenie", side(None, Value::Null), side(None, Value::Null));
+    game["fen"] = json!("8/8/8/3B4/8/8/7W/W7 w");
+    send(&mut ws, game).await;
+    until(&mut ws, "state").await;
+    send(&mut ws, json!({"type": "review", "movetime_ms": 200})).await;
+    let reviewed = until(&mut ws, "reviewed").await;
+    assert_eq!(reviewed["score"], "win 1", "{reviewed}");
+    assert_eq!(reviewed["pv"][0], reviewed["best"], "{reviewed}");
+    until(&mut ws, "review_done").await;
+
+    // The engine with five lines plays: its infos come one per depth.
+    let limit = json!({"depth": 3});
+    send(
+        &mut ws,
+        new_game("focus", side(Some("multi"), limit.clone()), side(Some("random"), limit)),
+    )
+    .await;
+    let mut depths: Vec<u64> = Vec::new();
+    let mut searches = 0;
+    while searches < 3 {
+        let message = next(&mut ws).await;
+        assert_ne!(message["type"], "error", "{message}");
+        if message["type"] == "info" && message["side"] == 1 {
+            depths.push(message["depth"].as_u64().expect("a depth"));
+        }
+        if message["type"] == "state" && !depths.is_empty() {
+            assert!(depths.windows(2).all(|d| d[0] < d[1]), "one info per depth: {depths:?}");
+            depths.clear();
+            searches += 1;
+        }
+    }
+}

@@ -63,6 +63,42 @@ pub enum Request {
     },
     /// Stop the review under way.
     ReviewStop,
+    /// The analysis board: the position after the game's first `ply` moves
+    /// and then `moves` (a variation, checked move by move by the referee),
+    /// answered by [`Notice::Explored`] or [`Notice::ExploreRefused`]; the
+    /// game is not changed.
+    Explore {
+        /// How many of the game's moves.
+        ply: usize,
+        /// The variation's moves from there.
+        #[serde(default)]
+        moves: Vec<String>,
+    },
+    /// Search a position of the analysis board (as [`Request::Explore`]
+    /// names it) with `lines` lines, answered by a [`Notice::Analysis`] per
+    /// line and depth, then [`Notice::AnalysisDone`]; a search under way is
+    /// stopped first.
+    Analyse {
+        /// The page's id of the request, told back.
+        id: u32,
+        /// How many of the game's moves.
+        ply: usize,
+        /// The variation's moves from there.
+        #[serde(default)]
+        moves: Vec<String>,
+        /// How many lines (`MultiPV`), 1 to 10 (default 1).
+        #[serde(default)]
+        lines: Option<u32>,
+        /// The search time (default and most: 10 minutes, or until
+        /// [`Request::AnalyseStop`]).
+        #[serde(default)]
+        movetime_ms: Option<u64>,
+        /// The engine, as `hello` names them (default: the referee's kind).
+        #[serde(default)]
+        engine: Option<String>,
+    },
+    /// Stop the analysis under way.
+    AnalyseStop,
     /// Watch the game of link `id` (read-only): answered by a `watch`
     /// notice, then the game's `board`, `state` and `info` notices as it
     /// goes on (see [`super::watch`]).
@@ -260,6 +296,62 @@ pub enum Notice {
         best: Option<String>,
         /// Its line.
         pv: Vec<String>,
+    },
+    /// A position of the analysis board, as [`Request::Explore`] asked.
+    Explored {
+        /// How many of the game's moves.
+        ply: usize,
+        /// The variation's moves from there.
+        moves: Vec<String>,
+        /// The position text.
+        fen: String,
+        /// `query pieces`.
+        pieces: Value,
+        /// `query movepaths`.
+        movepaths: Value,
+        /// 1 or 2: whose turn it is.
+        to_move: u8,
+        /// Whether the game is over there (by the rules).
+        game_over: bool,
+    },
+    /// A position [`Request::Explore`] asked for that is not there, and why
+    /// (one line).
+    ExploreRefused {
+        /// How many of the game's moves.
+        ply: usize,
+        /// The variation's moves asked for.
+        moves: Vec<String>,
+        /// What was wrong, and where.
+        message: String,
+    },
+    /// One line of an analysis: the engine's `info ... multipv <line>`.
+    Analysis {
+        /// The id of the [`Request::Analyse`].
+        id: u32,
+        /// Whose turn it is in the position searched (1 or 2).
+        to_move: u8,
+        /// Which line, best first (1: the best move's).
+        line: u32,
+        /// Completed depth.
+        depth: Option<u32>,
+        /// The score from the view of the side to move (`cp 35`, `win 3`).
+        score: Option<String>,
+        /// Nodes searched.
+        nodes: Option<u64>,
+        /// The line's moves.
+        pv: Vec<String>,
+    },
+    /// An analysis ended: its time was up, it was `stopped`, or it could
+    /// not run (`error`, one line).
+    AnalysisDone {
+        /// The id of the [`Request::Analyse`].
+        id: u32,
+        /// The engine's best move.
+        best: Option<String>,
+        /// Why it could not run, or failed.
+        error: Option<String>,
+        /// Whether the page stopped it (or asked for another).
+        stopped: bool,
     },
     /// The review ended: every position searched, or `stopped` by the page,
     /// or an `error` of its engine.

@@ -2,6 +2,7 @@
 //! WebSocket per tab; it relays between the page and engine processes and
 //! owns their lifetimes, knowing no game (see [`session`]).
 
+mod analysis;
 mod engine;
 mod import;
 pub mod live;

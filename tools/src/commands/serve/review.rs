@@ -82,7 +82,8 @@ impl Review {
         timeout: Duration,
     ) -> Result<Vec<Notice>, EngineError> {
         match message {
-            EngineMessage::Info(info) => {
+            // Of a search of several lines, the score and line are the best line's.
+            EngineMessage::Info(info) if info.is_best_line() => {
                 if let Some(score) = info.score {
                     self.score = Some(score.to_string());
                 }

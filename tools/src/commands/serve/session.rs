@@ -18,6 +18,7 @@ use serde_json::Value;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
+use super::analysis::{ANALYSIS_MS, Analysis, Ask, MAX_LINES};
 use super::engine::{Engine, EngineError};
 use super::messages::{GameInfo, Limit, NewGame, Notice, Request, State, Verdict};
 use super::review::Review;
@@ -122,6 +123,7 @@ pub async fn run(ws: WebSocket, config: Arc<Config>) {
         slot: None,
         quiet_since: Instant::now(),
         review: None,
+        analysis: None,
         link: None,
         views: None,
         watching: None,
@@ -141,6 +143,8 @@ struct Session {
     quiet_since: Instant,
     /// The review of the game under way, if any.
     review: Option<Review>,
+    /// The analysis board's engine, while the game lasts.
+    analysis: Option<Analysis>,
     /// The link of `game`, which spectators watch.
     link: Option<Arc<Entry>>,
     /// The spectators' questions about earlier positions of `game`.
@@ -201,6 +205,8 @@ impl Session {
             };
             let review_at = self.review.as_ref().map(Review::deadline);
             let review = self.review.as_mut();
+            let analysis_at = self.analysis.as_ref().and_then(Analysis::deadline);
+            let analysis = self.analysis.as_mut();
             let watching = self.watching.as_mut();
             let views = self.views.as_mut();
             let outcome = tokio::select! {
@@ -230,6 +236,11 @@ impl Session {
                     let error = "the review's engine did not answer in time".to_owned();
                     self.end_review(Some(error), false).await
                 }
+                message = analysed(analysis) => self.analysis_said(message).await,
+                () = sleep_until(analysis_at) => {
+                    let error = "the analysis engine did not answer in time".to_owned();
+                    self.end_analysis(error).await
+                }
                 kept = changed(watching) => self.spectate(kept).await,
                 question = asked(views) => self.answer_view(question).await,
             };
@@ -248,6 +259,9 @@ impl Session {
     async fn end_game(&mut self) {
         if let Some(review) = self.review.take() {
             review.close().await;
+        }
+        if let Some(analysis) = self.analysis.take() {
+            analysis.close().await;
         }
         if let Some(link) = self.link.take() {
             self.config.links.release(&link);
@@ -311,6 +325,9 @@ impl Session {
                 if let Some(review) = self.review.take() {
                     review.close().await;
                 }
+                if let Some(analysis) = self.analysis.take() {
+                    analysis.close().await;
+                }
                 // The running game keeps its place (and goes on) until the
                 // new one has started.
                 let slot = match self.slot.take() {
@@ -367,6 +384,19 @@ impl Session {
             }
             Request::Review { movetime_ms } => self.review(movetime_ms.unwrap_or(300)).await,
             Request::ReviewStop => self.end_review(None, true).await,
+            Request::Explore { ply, moves } => self.explore(ply, moves).await,
+            Request::Analyse { id, ply, moves, lines, movetime_ms, engine } => {
+                let asked = Asked {
+                    id,
+                    ply,
+                    moves,
+                    lines: lines.unwrap_or(1),
+                    movetime: movetime_ms.unwrap_or(ANALYSIS_MS.1),
+                    engine,
+                };
+                self.analyse(asked).await
+            }
+            Request::AnalyseStop => self.stop_analysis().await,
             Request::Watch { id } => self.watch(&id).await,
         }
     }
@@ -566,13 +596,9 @@ impl Session {
         let Some(game) = &mut self.game else { return Ok(()) };
         let position = game.position();
         game.referee.command(&position, timeout).await?;
-        let pieces = game.referee.ask(Query::Pieces, timeout).await?;
-        let pieces = json(&game.referee.name, "pieces", &pieces)?;
-        let movepaths = game.referee.ask(Query::MovePaths, timeout).await?;
-        let movepaths = json(&game.referee.name, "movepaths", &movepaths)?;
-        let fen = game.referee.ask(Query::Fen, timeout).await?;
-        game.game_over = game.referee.ask(Query::GameOver, timeout).await? == "true";
-        let side = usize::from(game.referee.ask(Query::P1Turn, timeout).await? != "true");
+        let Described { fen, pieces, movepaths, game_over, to_move: side } =
+            game.described(timeout).await?;
+        game.game_over = game_over;
         game.to_move = side;
         let over = game.over();
         if over || game.paused {
@@ -832,7 +858,8 @@ impl Session {
                 }
                 self.played(text).await
             }
-            EngineMessage::Info(info) if player.abandoned == 0 => {
+            // Of a search of several lines, the best line is the engine's.
+            EngineMessage::Info(info) if player.abandoned == 0 && info.is_best_line() => {
                 self.tell(info_notice(side, info)).await;
                 Ok(())
             }
@@ -848,6 +875,226 @@ impl Session {
             "engine '{name}' did not answer its move in time (more than {} ms beyond its limit)",
             self.config.timeout.as_millis()
         )))
+    }
+}
+
+// ----- the analysis board -----
+
+/// The most moves of a variation the analysis board explores.
+pub(super) const MAX_VARIATION: usize = 1000;
+
+/// A position as the referee describes it.
+struct Described {
+    fen: String,
+    pieces: Value,
+    movepaths: Value,
+    game_over: bool,
+    /// 0 or 1.
+    to_move: usize,
+}
+
+/// A [`Request::Analyse`], with its defaults.
+struct Asked {
+    id: u32,
+    ply: usize,
+    moves: Vec<String>,
+    lines: u32,
+    movetime: u64,
+    engine: Option<String>,
+}
+
+/// The next message of the analysis engine; never, without one.
+async fn analysed(analysis: Option<&mut Analysis>) -> Result<EngineMessage, EngineError> {
+    match analysis {
+        Some(analysis) => analysis.heard().await,
+        None => std::future::pending().await,
+    }
+}
+
+impl Session {
+    /// Sets the referee on the position after the game's first `ply` moves
+    /// and then `variation`: that line of moves, or why there is none (the
+    /// referee is then back on the game's position). The caller puts the
+    /// referee back after a line.
+    async fn variation(
+        &mut self,
+        ply: usize,
+        variation: &[String],
+    ) -> Result<Result<Vec<MoveToken>, String>, Fatal> {
+        let timeout = self.config.timeout;
+        let Some(game) = &mut self.game else {
+            return Ok(Err("no game is on the board: start or import one".to_owned()));
+        };
+        if ply > game.moves.len() {
+            let plies = game.moves.len();
+            return Ok(Err(format!("the game has no move {ply}: it has {plies}")));
+        }
+        if variation.len() > MAX_VARIATION {
+            return Ok(Err(format!(
+                "a variation of {} moves: at most {MAX_VARIATION} are explored",
+                variation.len()
+            )));
+        }
+        let mut moves = game.moves[..ply].to_vec();
+        for (i, mv) in variation.iter().enumerate() {
+            match MoveToken::new(mv.as_str()) {
+                Ok(mv) => moves.push(mv),
+                Err(e) => return Ok(Err(format!("variation move {}: {e}", i + 1))),
+            }
+        }
+        let position = GuiMessage::Position { base: game.base.clone(), moves: moves.clone() };
+        // The referee refuses an illegal move of the line, naming it.
+        if let Err(e) = game.referee.command(&position, timeout).await {
+            game.referee.command(&game.position(), timeout).await?;
+            return Ok(Err(format!("the variation is refused: {e}")));
+        }
+        Ok(Ok(moves))
+    }
+
+    /// Answers a [`Request::Explore`].
+    async fn explore(&mut self, ply: usize, moves: Vec<String>) -> Result<(), Fatal> {
+        let timeout = self.config.timeout;
+        let notice = match self.variation(ply, &moves).await? {
+            Err(message) => Notice::ExploreRefused { ply, moves, message },
+            Ok(_) => {
+                let Some(game) = &mut self.game else { return Ok(()) };
+                let described = game.described(timeout).await?;
+                game.referee.command(&game.position(), timeout).await?;
+                Notice::Explored {
+                    ply,
+                    moves,
+                    fen: described.fen,
+                    pieces: described.pieces,
+                    movepaths: described.movepaths,
+                    to_move: described.to_move as u8 + 1,
+                    game_over: described.game_over,
+                }
+            }
+        };
+        let _ = send(&mut self.ws, &notice).await;
+        Ok(())
+    }
+
+    /// Answers a [`Request::Analyse`]: the search starts, or the page is
+    /// told why not.
+    async fn analyse(&mut self, asked: Asked) -> Result<(), Fatal> {
+        let id = asked.id;
+        if let Err(error) = self.start_analysis(asked).await? {
+            let notice =
+                Notice::AnalysisDone { id, best: None, error: Some(error), stopped: false };
+            let _ = send(&mut self.ws, &notice).await;
+        }
+        Ok(())
+    }
+
+    async fn start_analysis(&mut self, asked: Asked) -> Result<Result<(), String>, Fatal> {
+        let config = Arc::clone(&self.config);
+        let timeout = config.timeout;
+        if !(1..=MAX_LINES).contains(&asked.lines) {
+            return Ok(Err(format!("{} lines: an analysis shows 1 to {MAX_LINES}", asked.lines)));
+        }
+        let spec = match &asked.engine {
+            None => &config.referee,
+            Some(name) => match config.engines.iter().find(|e| &e.name == name) {
+                Some(spec) => spec,
+                None if *name == config.referee.name => &config.referee,
+                None => return Ok(Err(format!("there is no engine {name:?} here"))),
+            },
+        };
+        let moves = match self.variation(asked.ply, &asked.moves).await? {
+            Ok(moves) => moves,
+            Err(message) => return Ok(Err(message)),
+        };
+        let Some(game) = &mut self.game else { return Ok(Err("no game".to_owned())) };
+        let over = game.referee.ask(Query::GameOver, timeout).await? == "true";
+        let to_move = if game.referee.ask(Query::P1Turn, timeout).await? == "true" { 1 } else { 2 };
+        game.referee.command(&game.position(), timeout).await?;
+        if over {
+            return Ok(Err("the game is over in this position: there is nothing to search".into()));
+        }
+        let (base, settings) = (game.base.clone(), game.settings.clone());
+        if let Some(old) = self.analysis.take_if(|a| a.chosen != spec.name) {
+            old.close().await;
+        }
+        let mut analysis = match self.analysis.take() {
+            Some(analysis) => analysis,
+            None => match spawn(spec, &config, &settings, false).await {
+                Ok((engine, _)) => Analysis::new(engine, spec.name.clone()),
+                Err(Fatal(message)) => return Ok(Err(message)),
+            },
+        };
+        let ask = Ask {
+            id: asked.id,
+            base,
+            moves,
+            to_move,
+            lines: asked.lines,
+            movetime: asked.movetime,
+        };
+        let stopped = match analysis.stop(timeout).await {
+            Ok(stopped) => stopped,
+            Err(e) => {
+                analysis.close().await;
+                return Ok(Err(e.0));
+            }
+        };
+        if let Some(notice) = stopped {
+            let _ = send(&mut self.ws, &notice).await;
+        }
+        match analysis.start(ask, timeout).await {
+            Ok(()) => {
+                self.analysis = Some(analysis);
+                Ok(Ok(()))
+            }
+            Err(e) => {
+                analysis.close().await;
+                Ok(Err(e.0))
+            }
+        }
+    }
+
+    async fn analysis_said(
+        &mut self,
+        message: Result<EngineMessage, EngineError>,
+    ) -> Result<(), Fatal> {
+        let Some(analysis) = &mut self.analysis else { return Ok(()) };
+        match message {
+            Ok(message) => {
+                if let Some(notice) = analysis.said(message) {
+                    let _ = send(&mut self.ws, &notice).await;
+                }
+                Ok(())
+            }
+            Err(e) => self.end_analysis(e.0).await,
+        }
+    }
+
+    /// Stops the analysis under way, if any.
+    async fn stop_analysis(&mut self) -> Result<(), Fatal> {
+        let timeout = self.config.timeout;
+        let Some(analysis) = &mut self.analysis else { return Ok(()) };
+        match analysis.stop(timeout).await {
+            Ok(Some(notice)) => {
+                let _ = send(&mut self.ws, &notice).await;
+                Ok(())
+            }
+            Ok(None) => Ok(()),
+            Err(e) => self.end_analysis(e.0).await,
+        }
+    }
+
+    /// Closes the analysis engine after its failure; the page is told, if
+    /// it was searching.
+    async fn end_analysis(&mut self, error: String) -> Result<(), Fatal> {
+        let Some(analysis) = self.analysis.take() else { return Ok(()) };
+        let id = analysis.searching();
+        analysis.close().await;
+        if let Some(id) = id {
+            let notice =
+                Notice::AnalysisDone { id, best: None, error: Some(error), stopped: false };
+            let _ = send(&mut self.ws, &notice).await;
+        }
+        Ok(())
     }
 }
 
@@ -926,6 +1173,19 @@ impl Session {
 }
 
 impl Game {
+    /// What the referee says of the position it is on.
+    async fn described(&mut self, timeout: Duration) -> Result<Described, Fatal> {
+        let referee = &mut self.referee;
+        let pieces = referee.ask(Query::Pieces, timeout).await?;
+        let pieces = json(&referee.name, "pieces", &pieces)?;
+        let movepaths = referee.ask(Query::MovePaths, timeout).await?;
+        let movepaths = json(&referee.name, "movepaths", &movepaths)?;
+        let fen = referee.ask(Query::Fen, timeout).await?;
+        let game_over = referee.ask(Query::GameOver, timeout).await? == "true";
+        let to_move = usize::from(referee.ask(Query::P1Turn, timeout).await? != "true");
+        Ok(Described { fen, pieces, movepaths, game_over, to_move })
+    }
+
     /// Asks the referee for the board (and the rules, which it may not
     /// know), checks the game and the position, and starts the engines of the
     /// sides `specs` names, adding the notes on their options to `notes`.

@@ -431,6 +431,12 @@ async fn click_first_move(page: &mut Page, referee: &mut Engine, from: &str) -> 
             .is_some_and(|p| p.first() == Some(&json!(from)) || (from.is_empty() && !p.is_empty()))
     });
     let first = first.unwrap_or_else(|| panic!("a move from '{from}' in {paths}"));
+    click_move(page, &moves, first).await
+}
+
+/// Makes `first`, one of `moves` (the referee's movepaths), by clicks on
+/// its path, choosing it among those that share it; its text.
+async fn click_move(page: &mut Page, moves: &[Value], first: &Value) -> String {
     let text = first["move"].as_str().expect("move text").to_owned();
     let path: Vec<&str> =
         first["path"].as_array().expect("path").iter().filter_map(Value::as_str).collect();
@@ -3067,6 +3073,11 @@ fn a_pasted_record_is_loaded_a_bad_one_is_named_and_a_download_reimports() {
         );
         // Browsed like any game: back to the first move by a click.
         page.click("#moves [data-ply='1']").await;
+        page.wait(
+            "document.querySelector('#moves .viewed')?.dataset.ply === '1' && !!document.querySelector('#cells .start')",
+            "move 1, its moves offered",
+        )
+        .await;
         page.wait("document.querySelector('#moves .viewed')?.dataset.ply === '1'", "ply 1").await;
         page.screenshot_view(&screenshot_dir().join("import-loaded.png")).await;
 
@@ -3413,5 +3424,265 @@ fn a_running_tournament_is_watched_live_with_its_boards_and_standings() {
         page.screenshot_view(&screenshot_dir().join("arena-live.png")).await;
         let _ = Command::new("kill").args(["-TERM", &arena.id().to_string()]).status();
         let _ = arena.wait();
+    });
+}
+
+// ----- the analysis board (issue 33, item 1) -----
+
+/// The variation moves in the move list, in the order they are shown.
+async fn variation_moves(page: &mut Page) -> Vec<String> {
+    let moves = page
+        .eval("[...document.querySelectorAll('#moves [data-var]')].map(e => e.dataset.var)")
+        .await;
+    serde_json::from_value(moves).expect("a list of moves")
+}
+
+/// The referee's position after `moves` from the start: its text and moves.
+fn referee_at(referee: &mut Engine, moves: &[String]) -> (String, Vec<Value>) {
+    referee.send(&format!("position startpos moves {}", moves.join(" ")));
+    let paths = referee.json("movepaths");
+    (referee.query("fen"), paths["moves"].as_array().expect("moves").clone())
+}
+
+/// Makes a move of `moves` other than `not` by clicks; its text.
+async fn click_other_move(page: &mut Page, moves: &[Value], not: &str) -> String {
+    let other = moves
+        .iter()
+        .find(|m| m["move"] != not && m["path"].as_array().is_some_and(|p| p.len() > 1))
+        .unwrap_or_else(|| panic!("a move other than {not} in {moves:?}"));
+    click_move(page, moves, other).await
+}
+
+/// A real right click on the element `selector` finds.
+async fn right_click(page: &mut Page, selector: &str) {
+    let script = format!(
+        "(() => {{ const e = document.querySelector({selector:?}); e.scrollIntoView({{block: 'nearest'}}); \
+         const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+    );
+    let point = page.eval(&script).await;
+    let (x, y) = (point[0].as_f64().expect("x"), point[1].as_f64().expect("y"));
+    for (kind, buttons) in [("mouseMoved", 0), ("mousePressed", 2), ("mouseReleased", 0)] {
+        let params = json!({"type": kind, "x": x, "y": y, "button": "right", "buttons": buttons,
+            "clickCount": 1});
+        page.call("Input.dispatchMouseEvent", params).await;
+    }
+}
+
+/// Issue 33, item 1: from an earlier position of a running game, moves made
+/// on the board try a variation, shown in the move list below the move it
+/// replaces; keys walk through it, a sub-variation is promoted and one
+/// deleted; an engine searches the position on screen in three lines, best
+/// first, its best move an arrow from cell to cell; a click on a move of a
+/// line plays the line to it. The game is never changed: its moves, its
+/// state and what its link shows stay the same; a finished game is
+/// explored too. Photographed to target/screenshots/analysis.png.
+#[test]
+fn the_analysis_board_tries_variations_and_shows_an_engines_lines_without_changing_the_game() {
+    let mut referee = Engine::start("focus", "standard");
+    run(async {
+        let server = Server::start(&[]);
+        let (browser, mut page) = launch("analysis").await;
+        page.open(&server).await;
+        page.new_game("focus", "standard", ["", "alphabeta"], "1", 0, "").await;
+        page.wait("document.body.dataset.phase === 'human'", "the game").await;
+        move_and_answer(&mut page, &mut referee).await;
+        move_and_answer(&mut page, &mut referee).await;
+        let game = page.moves().await;
+        assert_eq!(game.len(), 4);
+        let (now, _) = referee_at(&mut referee, &game);
+
+        // Back to move 2; another move than the game's third starts a variation.
+        page.click("#moves [data-ply='2']").await;
+        page.wait(
+            "document.querySelector('#moves .viewed')?.dataset.ply === '2' && !!document.querySelector('#cells .start')",
+            "move 2, its moves offered",
+        )
+        .await;
+        let (_, at_two) = referee_at(&mut referee, &game[..2]);
+        let first = click_other_move(&mut page, &at_two, &game[2]).await;
+        page.wait("document.querySelectorAll('#moves [data-var]').length === 1", "the variation")
+            .await;
+        let mut line = game[..2].to_vec();
+        line.push(first.clone());
+        let (fen, after_first) = referee_at(&mut referee, &line);
+        page.wait(
+            &format!("document.getElementById('position').value === {fen:?}"),
+            "its position",
+        )
+        .await;
+        // Shown below the move it replaces, the game going on after it.
+        let rows = page
+            .eval("[...document.querySelectorAll('#moves li')].map(li => li.className + ':' + li.innerText.replace(/\\s+/g, ' ').trim())")
+            .await;
+        let rows: Vec<String> = serde_json::from_value(rows).expect("rows");
+        let wanted = [
+            format!(":1. {} {}", game[0], game[1]),
+            format!(":2. {}", game[2]),
+            format!("variations:2. {first}"),
+            format!(":2. … {}", game[3]),
+        ];
+        assert_eq!(rows, wanted);
+        assert!(page.text("status").await.starts_with("Variation after move 2"));
+        let second = click_other_move(&mut page, &after_first, "").await;
+        page.wait("document.querySelectorAll('#moves [data-var]').length === 2", "move 2 of it")
+            .await;
+        line.push(second.clone());
+        let (deeper, _) = referee_at(&mut referee, &line);
+        let position = "document.getElementById('position').value";
+        assert_eq!(page.eval(position).await, json!(deeper));
+
+        // Keys: back, back to the game's move 2, its end, the start, the game now.
+        page.click("#moves").await;
+        page.key("ArrowLeft", "ArrowLeft", 37).await;
+        page.wait(&format!("{position} === {fen:?}"), "back in the variation").await;
+        page.key("ArrowLeft", "ArrowLeft", 37).await;
+        page.wait("document.querySelector('#moves .viewed')?.dataset.ply === '2'", "move 2").await;
+        page.key("ArrowRight", "ArrowRight", 39).await;
+        page.wait(
+            "document.querySelector('#moves .viewed')?.dataset.ply === '3'",
+            "the game's move 3",
+        )
+        .await;
+        page.click(&format!("#moves [data-var='{first}']")).await;
+        page.key("ArrowDown", "ArrowDown", 40).await;
+        page.wait(&format!("{position} === {deeper:?}"), "the variation's end").await;
+        page.key("ArrowUp", "ArrowUp", 38).await;
+        page.wait("document.getElementById('position').value !== '' && !document.querySelector('#moves .viewed')", "the start").await;
+        assert!(page.text("status").await.starts_with("Move 0 of 4"));
+        page.key("End", "End", 35).await;
+        page.wait(&format!("{position} === {now:?}"), "the game now").await;
+
+        // A sub-variation: shown in parentheses after the move it replaces;
+        // promoted by the context menu; one deleted from a move on.
+        page.click(&format!("#moves [data-var='{first}']")).await;
+        page.wait(&format!("{position} === {fen:?}"), "the variation's first move").await;
+        let third = click_other_move(&mut page, &after_first, &second).await;
+        page.wait("document.querySelectorAll('#moves [data-var]').length === 3", "a sub-variation")
+            .await;
+        assert_eq!(variation_moves(&mut page).await, [first.as_str(), &second, &third]);
+        let text = page.eval("document.querySelector('#moves .variations').innerText").await;
+        let wanted = format!("2. {first} {second} (2... {third})");
+        assert_eq!(text.as_str().map(str::trim), Some(wanted.as_str()));
+        right_click(&mut page, &format!("#moves [data-var='{third}']")).await;
+        page.wait("!document.getElementById('move-menu').hidden", "the context menu").await;
+        page.click("#menu-promote").await;
+        page.wait("document.getElementById('move-menu').hidden", "the menu to close").await;
+        assert_eq!(variation_moves(&mut page).await, [first.as_str(), &third, &second]);
+        page.click(&format!("#moves [data-var='{second}']")).await;
+        page.click("#delete-variation").await;
+        page.wait("document.querySelectorAll('#moves [data-var]').length === 2", "the deletion")
+            .await;
+        assert_eq!(variation_moves(&mut page).await, [first.as_str(), &third]);
+        page.wait(&format!("{position} === {fen:?}"), "the move before the deleted one").await;
+
+        // The engine's three lines of the position on screen, best first.
+        page.click("#analysis-box summary").await;
+        page.eval("(() => { const t = document.getElementById('analyse-time'); t.value = '1000'; t.dispatchEvent(new Event('change')); })()").await;
+        page.click("#analyse").await;
+        page.wait(
+            "document.querySelectorAll('#analyse-list li').length === 3 && document.getElementById('analyse-status').innerText.endsWith('done')",
+            "three lines",
+        )
+        .await;
+        let lines = page
+            .eval("[...document.querySelectorAll('#analyse-list li')].map(li => [Number(li.dataset.line), Number(li.dataset.value), [...li.querySelectorAll('[data-pv]')].map(m => m.innerText)])")
+            .await;
+        let lines = lines.as_array().expect("lines").clone();
+        assert_eq!(
+            lines.iter().map(|l| l[0].as_u64()).collect::<Vec<_>>(),
+            [Some(1), Some(2), Some(3)]
+        );
+        // Scores from the side to move's view: best first.
+        let values: Vec<i64> = lines.iter().map(|l| l[1].as_i64().expect("a value")).collect();
+        assert!(values.windows(2).all(|v| v[0] >= v[1]), "{lines:?}");
+        let best = lines[0][2][0].as_str().expect("a best move").to_owned();
+        let legal: Vec<&str> = after_first.iter().filter_map(|m| m["move"].as_str()).collect();
+        assert!(
+            lines.iter().all(|l| legal.contains(&l[2][0].as_str().unwrap_or_default())),
+            "{lines:?}"
+        );
+        // Its arrow: from the centre of the move's first cell, pointing at its last.
+        let path: Vec<String> = after_first
+            .iter()
+            .find(|m| m["move"] == best.as_str())
+            .and_then(|m| serde_json::from_value(m["path"].clone()).ok())
+            .expect("the best move's path");
+        let arrow = page
+            .eval(
+                "(() => { const l = document.querySelector('#best line.best-arrow'); if (!l) return null; \
+                 const head = document.querySelector('#best polygon.best-arrow'); \
+                 const centre = (name) => { const pts = [...document.querySelector('[data-cell=\"' + name + '\"] polygon').points]; \
+                 return [pts.reduce((s, p) => s + p.x, 0) / pts.length, pts.reduce((s, p) => s + p.y, 0) / pts.length]; }; \
+                 return { from: l.dataset.from, to: l.dataset.to, stroke: l.getAttribute('stroke'), \
+                 start: [l.x1.baseVal.value, l.y1.baseVal.value], end: [l.x2.baseVal.value, l.y2.baseVal.value], \
+                 tip: [head.points[0].x, head.points[0].y], a: centre(l.dataset.from), b: centre(l.dataset.to) }; })()",
+            )
+            .await;
+        assert_eq!(
+            (&arrow["from"], &arrow["to"]),
+            (&json!(path[0]), &json!(path[path.len() - 1])),
+            "{arrow}"
+        );
+        let point = |v: &Value| (v[0].as_f64().expect("x"), v[1].as_f64().expect("y"));
+        let near =
+            |p: (f64, f64), q: (f64, f64)| (p.0 - q.0).abs() < 1e-3 && (p.1 - q.1).abs() < 1e-3;
+        let (a, b) = (point(&arrow["a"]), point(&arrow["b"]));
+        assert!(near(point(&arrow["start"]), a) && near(point(&arrow["tip"]), b), "{arrow}");
+        let end = point(&arrow["end"]);
+        let cross = (end.0 - a.0) * (b.1 - a.1) - (end.1 - a.1) * (b.0 - a.0);
+        assert!(cross.abs() < 1e-3, "the line points at the last cell: {arrow}");
+        assert_eq!(arrow["stroke"], "#003088", "blue");
+
+        // A click on the second move of the best line plays the line to it.
+        let reply = lines[0][2][1].as_str().expect("a reply").to_owned();
+        page.click("#analyse-list li[data-line='1'] [data-pv='1']").await;
+        page.wait(
+            &format!("document.querySelector('#moves .viewed')?.dataset.var === {reply:?}"),
+            "the line played",
+        )
+        .await;
+        let mut played = game[..2].to_vec();
+        played.extend([first.clone(), best.clone(), reply]);
+        let (fen_pv, _) = referee_at(&mut referee, &played);
+        page.wait(&format!("{position} === {fen_pv:?}"), "the line's position").await;
+        // The analysis follows the position on screen.
+        page.wait(
+            "document.querySelectorAll('#analyse-list li').length === 3 && document.getElementById('analyse-status').innerText.endsWith('done') && !!document.querySelector('#best .best-arrow')",
+            "the lines of the new position",
+        )
+        .await;
+        page.screenshot(&screenshot_dir().join("analysis.png")).await;
+
+        // The game is as it was: here, on the server, and at its link.
+        assert_eq!(page.moves().await, game);
+        assert_eq!(page.eval("state.moves").await, json!(game));
+        assert_eq!(page.phase().await, "human");
+        let url = page.eval("location.href").await.as_str().expect("a url").to_owned();
+        let mut spectator = browser.stranger_page().await;
+        spectator.goto(&url).await;
+        spectator
+            .wait("document.querySelectorAll('#moves [data-move]').length === 4", "the game")
+            .await;
+        assert_eq!(spectator.moves().await, game);
+        assert_eq!(spectator.eval(position).await, json!(now));
+        assert!(variation_moves(&mut spectator).await.is_empty());
+
+        // Finished: a variation from an earlier move of it, the result kept.
+        page.click("#analyse").await;
+        page.click("#resign").await;
+        page.click("#resign").await;
+        page.wait("!document.getElementById('banner').hidden", "the result").await;
+        page.click("#moves [data-ply='1']").await;
+        page.wait(
+            "document.querySelector('#moves .viewed')?.dataset.ply === '1' && !!document.querySelector('#cells .start')",
+            "move 1, its moves offered",
+        )
+        .await;
+        let (_, at_one) = referee_at(&mut referee, &game[..1]);
+        let tried = click_other_move(&mut page, &at_one, &game[1]).await;
+        page.wait(&format!("[...document.querySelectorAll('#moves [data-var]')].some(e => e.dataset.var === {tried:?})"), "a variation of the finished game").await;
+        assert_eq!(page.eval("[state.moves, state.game_over]").await, json!([game, true]));
+        spectator.wait("!document.getElementById('banner').hidden", "the result watched").await;
+        assert_eq!(spectator.moves().await, game);
     });
 }

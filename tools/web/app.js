@@ -31,6 +31,12 @@ let shapes = new Map(); // ply -> the arrows and circles drawn on that position
 let resumePly = null; // the ply looked at when the page was left, shown again
 let link = null; // { id, key }: the link of the game this tab plays
 let watching = null; // { id, owner }: the game this tab watches, read-only
+// The analysis board: variations branch off the game at a ply and never
+// change it. The position on screen is the game's after `viewPly` moves
+// (the game now when null), then the moves of `variation`.
+let variations = new Map(); // ply -> the variations there: [{ move, children }], first shown first
+let variation = []; // the moves of the variation on screen
+let explored = new Map(); // "ply|moves" -> { fen, pieces, movepaths, to_move, game_over }
 
 function setPhase(phase) {
   document.body.dataset.phase = phase;
@@ -113,6 +119,12 @@ const handlers = {
     resignArmed = false;
     premove = [];
     shapes = new Map();
+    variations = new Map();
+    variation = [];
+    explored = new Map();
+    asked = new Set();
+    pendingLine = null;
+    resetAnalysis();
     lowTimeTold = new Set();
     for (const n of [1, 2]) $(`analysis-${n}`).textContent = "";
     const people = settings.sides.filter((s) => !s.engine).length;
@@ -131,6 +143,7 @@ const handlers = {
       positions = [];
       paths = [];
     }
+    if (previous) keepVariations(commonLength(previous.moves, message.moves));
     positions.length = Math.min(positions.length, message.moves.length + 1);
     paths.length = Math.min(paths.length, message.moves.length + 1);
     evals.length = Math.min(evals.length, message.moves.length + 1);
@@ -141,7 +154,10 @@ const handlers = {
     lastPath = lastMovePath(previous, state);
     if (lastPath.length) paths[state.moves.length] = lastPath;
     prefix = [];
-    if (viewPly !== null && viewPly >= state.moves.length) viewPly = null;
+    if (viewPly !== null && (viewPly > state.moves.length || (viewPly === state.moves.length && !variation.length))) {
+      viewPly = null;
+      variation = [];
+    }
     hideError();
     hideChooser();
     $("move-text-note").textContent = "";
@@ -666,7 +682,7 @@ function drawBoard() {
   }
   if (!cellInfo.has(rovingCell)) rovingCell = drawn[0]?.cell.name ?? null;
   if (rovingCell) cellInfo.get(rovingCell).group.tabIndex = 0;
-  const unit = median([...cellInfo.values()].map((c) => c.r)) || 0.4;
+  const unit = boardUnit();
   const labels = el("g", { id: "labels" }, svg);
   // Turned, the coordinates stay where people read them: files below the
   // board, ranks beside it, in the turned order.
@@ -686,6 +702,7 @@ function drawBoard() {
   el("g", { id: "pieces" }, svg);
   el("g", { id: "targets" }, svg);
   el("g", { id: "shapes" }, svg);
+  el("g", { id: "best" }, svg);
   for (const n of [1, 2]) $(`side-${n}-name`).textContent = playerName(n);
   drawLegend();
 }
@@ -817,6 +834,7 @@ function stackWords(stack) {
 
 // What is shown: the live position, or the one looked back at.
 function shown() {
+  if (variation.length) return explored.get(positionKey()) ?? null;
   if (viewPly === null) return positions[state.moves.length] ?? { pieces: state.pieces, fen: state.fen };
   return positions[viewPly] ?? null;
 }
@@ -837,15 +855,18 @@ function render() {
       if (info && stack.length) drawStack(layer, cell, info, stack, plain);
     }
   }
-  const path = live ? lastPath : paths[ply] ?? [];
+  const parent = variation.length ? positionAt(ply, variation.slice(0, -1)) : positions[ply - 1];
+  const path = live ? lastPath : variation.length ? movePath(parent, variation[variation.length - 1]) : paths[ply] ?? [];
   drawPath(path);
-  const changed = changedCells(positions[ply - 1], position);
+  const changed = changedCells(parent, position);
   for (const [name, info] of cellInfo) info.group.classList.toggle("last", path.includes(name) || changed.has(name));
   drawBars(position ? position.pieces : state.pieces, live);
   renderMarks();
   renderPremove();
   drawShapes();
+  drawBest();
   renderMoves();
+  renderVariationButtons();
   renderResult();
   renderButtons();
   renderEval();
@@ -855,6 +876,9 @@ function render() {
   $("replay-hint").textContent = replayHint();
   renderStatus();
   renderCellInfo();
+  exploreShown();
+  requestAnalysis();
+  renderAnalysis();
 }
 
 function zoneWords(info) {
@@ -870,6 +894,7 @@ function renderStatus() {
   let text;
   if (phase() === "closed") text = "Disconnected.";
   else if (phase() === "error") text = "The game stopped.";
+  else if (variation.length) text = `Variation after move ${viewPly}: the game is not changed (← back, ↓ its end).`;
   else if (viewPly !== null) text = `Move ${viewPly} of ${state.moves.length}: press End for the game now.`;
   else if (state.game_over) text = "Game over.";
   else if (state.human_to_move) text = `${playerName(state.to_move)} to move: click or drag a piece.`;
@@ -941,7 +966,7 @@ function drawBars(pieces, live) {
     }
     box.classList.toggle("to-move", live && !state.game_over && state.to_move === n);
     // Only the mover's reserve is a place to drop from.
-    const mover = live && n === state.to_move;
+    const mover = (live || exploring()) && n === shownToMove();
     box.dataset.cell = mover ? "reserve" : "";
     // The person's own reserve also starts a premove while the engine thinks.
     box.onclick = mover || (live && n === onePerson()) ? () => clickCell("reserve") : null;
@@ -978,8 +1003,11 @@ setInterval(tickClocks, 100);
 // ----- moves by clicks, drags and keys -----
 
 function humanMoves() {
-  if (!state || !state.human_to_move || viewPly !== null || watching) return [];
-  if (phase() !== "human") return [];
+  if (!state || watching) return [];
+  // Looking back or at a variation, or at a game ended by resignation or
+  // time: moves try variations.
+  if (exploring() && (viewPly !== null || state.verdict)) return positionAt(viewPly ?? state.moves.length, variation)?.movepaths?.moves ?? [];
+  if (!state.human_to_move || viewPly !== null || phase() !== "human") return [];
   return state.movepaths.moves;
 }
 
@@ -1009,7 +1037,7 @@ function renderMarks() {
       if (info) el("circle", { class: "target", cx: info.x, cy: info.y, r: info.r * 0.3, fill, "data-target": name }, targets);
     }
   }
-  const mover = state && viewPly === null ? $(`reserve-${state.to_move}`) : null;
+  const mover = state && (viewPly === null || exploring()) ? $(`reserve-${shownToMove()}`) : null;
   for (const n of [1, 2]) {
     const bar = $(`reserve-${n}`);
     bar.classList.remove("clickable", "selected");
@@ -1024,7 +1052,7 @@ function renderMarks() {
       mover.tabIndex = 0;
       mover.setAttribute("role", "button");
       mover.setAttribute("aria-pressed", String(prefix[0] === "reserve"));
-      mover.setAttribute("aria-label", `Drop from ${playerName(state.to_move)}'s reserve`);
+      mover.setAttribute("aria-label", `Drop from ${playerName(shownToMove())}'s reserve`);
     }
   }
   // With the focus elsewhere, the board's Tab stop is a piece that can move.
@@ -1071,8 +1099,8 @@ function rove(name) {
 }
 
 function clickCell(name) {
-  if (viewPly !== null) {
-    // The board while looking back: a click returns to the game.
+  if (viewPly !== null && !exploring()) {
+    // A spectator's board while looking back: a click returns to the game.
     goLive();
     return;
   }
@@ -1221,7 +1249,9 @@ function shapeColour(event) {
   return "green";
 }
 
+// The position on screen: its ply, or the key of a variation's.
 function shownPly() {
+  if (variation.length) return positionKey();
   return state ? viewPly ?? state.moves.length : 0;
 }
 
@@ -1236,29 +1266,40 @@ function toggleShape(shape) {
   drawShapes();
 }
 
+// The size of a cell: the median of their inscribed circles' radii.
+function boardUnit() {
+  return median([...cellInfo.values()].map((c) => c.r)) || 0.4;
+}
+
 function drawShapes() {
   const layer = $("shapes");
   if (!layer) return;
   layer.replaceChildren();
-  const unit = median([...cellInfo.values()].map((c) => c.r)) || 0.4;
+  const unit = boardUnit();
   for (const { from, to, colour } of shapes.get(shownPly()) ?? []) {
     const a = cellInfo.get(from);
     const b = cellInfo.get(to);
     if (!a || !b) continue;
     const attributes = { class: "shape", "data-colour": colour, "data-from": from, "data-to": to, stroke: SHAPE_COLOURS[colour] };
-    if (from === to) {
-      el("circle", { ...attributes, cx: a.x, cy: a.y, r: a.r * 0.88, fill: "none", "stroke-width": unit * 0.12 }, layer);
-    } else {
-      // The line stops short of the cell's centre, under the arrowhead.
-      const length = Math.hypot(b.x - a.x, b.y - a.y);
-      const head = unit * 0.55;
-      const [ux, uy] = [(b.x - a.x) / length, (b.y - a.y) / length];
-      const [ex, ey] = [b.x - ux * head, b.y - uy * head];
-      el("line", { ...attributes, x1: a.x, y1: a.y, x2: ex, y2: ey, "stroke-width": unit * 0.22, "stroke-linecap": "round" }, layer);
-      const [px, py] = [-uy * head * 0.6, ux * head * 0.6];
-      el("polygon", { ...attributes, stroke: "none", fill: SHAPE_COLOURS[colour], points: `${b.x},${b.y} ${ex + px},${ey + py} ${ex - px},${ey - py}` }, layer);
-    }
+    drawArrow(layer, a, b, attributes, unit);
   }
+}
+
+// An arrow from cell `a` to cell `b` (a ring when they are one), in the
+// stroke of `attributes`.
+function drawArrow(layer, a, b, attributes, unit) {
+  if (a === b) {
+    el("circle", { ...attributes, cx: a.x, cy: a.y, r: a.r * 0.88, fill: "none", "stroke-width": unit * 0.12 }, layer);
+    return;
+  }
+  // The line stops short of the cell's centre, under the arrowhead.
+  const length = Math.hypot(b.x - a.x, b.y - a.y);
+  const head = unit * 0.55;
+  const [ux, uy] = [(b.x - a.x) / length, (b.y - a.y) / length];
+  const [ex, ey] = [b.x - ux * head, b.y - uy * head];
+  el("line", { ...attributes, x1: a.x, y1: a.y, x2: ex, y2: ey, "stroke-width": unit * 0.22, "stroke-linecap": "round" }, layer);
+  const [px, py] = [-uy * head * 0.6, ux * head * 0.6];
+  el("polygon", { ...attributes, stroke: "none", fill: attributes.stroke, points: `${b.x},${b.y} ${ex + px},${ey + py} ${ex - px},${ey - py}` }, layer);
 }
 
 // A move typed in the game's notation, as the move list writes it.
@@ -1285,6 +1326,11 @@ $("type-move").addEventListener("submit", (event) => {
 function play(move) {
   hideChooser();
   prefix = [];
+  if (viewPly !== null || state.game_over) {
+    playVariation(move);
+    renderMarks();
+    return;
+  }
   setPhase("sent");
   renderMarks();
   send({ type: "move", move });
@@ -1327,7 +1373,7 @@ $("board").addEventListener("pointermove", (event) => {
   const premoving = premover() && premove.length === 0 && premoveStart(pressed);
   if (!dragMark && (premoving || humanMoves().some((m) => m.path[0] === pressed))) {
     const info = cellInfo.get(pressed);
-    dragMark = el("circle", { id: "drag", r: info.r * 0.7, fill: playerColour(premoving ? premover() : state.to_move), stroke: "#000" }, $("board"));
+    dragMark = el("circle", { id: "drag", r: info.r * 0.7, fill: playerColour(premoving ? premover() : shownToMove()), stroke: "#000" }, $("board"));
     if (premoving) clickCell(pressed);
     else if (prefix[prefix.length - 1] !== pressed) clickCell(pressed);
   }
@@ -1399,11 +1445,13 @@ document.addEventListener("keydown", (event) => {
     event.preventDefault();
     return;
   }
-  if (event.key === "Escape") cancelSelection();
-  else if (event.key === "ArrowLeft") navigate(-1);
+  if (event.key === "Escape") {
+    cancelSelection();
+    closeMoveMenu();
+  } else if (event.key === "ArrowLeft") navigate(-1);
   else if (event.key === "ArrowRight") navigate(1);
-  else if (event.key === "Home") navigateTo(0);
-  else if (event.key === "End") goLive();
+  else if (event.key === "Home" || event.key === "ArrowUp") navigateTo(0);
+  else if (event.key === "End" || event.key === "ArrowDown") goToEnd();
   else if (event.key === "f") flip();
   else if (event.key === "z") setAppearance({ zen: !appearance.zen });
   else return;
@@ -1553,16 +1601,26 @@ function navigateTo(ply) {
   ply = Math.max(0, Math.min(n, ply));
   cancelSelection();
   viewPly = ply === n ? null : ply;
-  if (viewPly !== null && !positions[viewPly]) send({ type: "view", ply: viewPly });
+  variation = [];
+  // A spectator sees the game's positions; a player explores them (their
+  // moves too, to try variations).
+  const ask = (at) => (watching ? send({ type: "view", ply: at }) : explore(at, []));
+  if (viewPly !== null && !(watching ? positions[viewPly] : explored.has(lineKey(viewPly, [])))) ask(viewPly);
   // The position before it too, to mark what the move changed.
-  if (viewPly !== null && viewPly > 0 && !positions[viewPly - 1]) send({ type: "view", ply: viewPly - 1 });
+  if (viewPly !== null && viewPly > 0 && !positions[viewPly - 1]) ask(viewPly - 1);
   render();
   saveGame();
 }
 
 function navigate(step) {
   if (!state) return;
-  navigateTo((viewPly ?? state.moves.length) + step);
+  const ply = viewPly ?? state.moves.length;
+  if (variation.length && step < 0) return goToLine(ply, variation.slice(0, -1));
+  if (variation.length) {
+    const next = nodeOf(ply, variation)?.children[0];
+    return next ? goToLine(ply, [...variation, next.move]) : undefined;
+  }
+  navigateTo(ply + step);
 }
 
 function goLive() {
@@ -1588,28 +1646,35 @@ function renderMoves() {
   const moves = state.moves;
   const offset = firstMover() === 2 ? 1 : 0;
   const shownPly = viewPly ?? moves.length;
-  for (let row = 0; row * 2 - offset < moves.length; row++) {
-    const item = document.createElement("li");
-    const number = document.createElement("span");
-    number.className = "num";
-    number.textContent = `${row + 1}.`;
-    item.append(number);
-    for (const j of [row * 2 - offset, row * 2 + 1 - offset]) {
-      const span = document.createElement("span");
-      if (j >= 0 && j < moves.length) {
-        span.textContent = moves[j];
-        span.dataset.move = moves[j];
-        span.dataset.ply = j + 1;
-        if (j === moves.length - 1) span.classList.add("last");
-        if (viewPly !== null && j + 1 === shownPly) span.classList.add("viewed");
-        span.onclick = () => navigateTo(j + 1);
-      } else if (j < 0) {
-        span.textContent = "…";
-      }
-      item.append(span);
+  let item = null;
+  for (let j = 0; j < moves.length; j++) {
+    const second = (j + offset) % 2 === 1;
+    if (!item || !second) {
+      item = document.createElement("li");
+      const number = document.createElement("span");
+      number.className = "num";
+      number.textContent = `${Math.floor((j + offset) / 2) + 1}.`;
+      item.append(number);
+      if (second) item.append(Object.assign(document.createElement("span"), { textContent: "…" }));
+      list.append(item);
     }
-    list.append(item);
+    const span = document.createElement("span");
+    span.textContent = moves[j];
+    span.dataset.move = moves[j];
+    span.dataset.ply = j + 1;
+    if (j === moves.length - 1) span.classList.add("last");
+    if (viewPly !== null && !variation.length && j + 1 === shownPly) span.classList.add("viewed");
+    span.onclick = () => navigateTo(j + 1);
+    item.append(span);
+    // The variations instead of this move, below it; the game goes on
+    // on a row of its own.
+    if (variations.get(j)?.length) {
+      if (!second) item.append(document.createElement("span"));
+      list.append(variationsItem(j, offset));
+      item = null;
+    }
   }
+  if (variations.get(moves.length)?.length) list.append(variationsItem(moves.length, offset));
   $("live").hidden = viewPly === null;
   markReview(list);
   const viewed = list.querySelector(".viewed");
@@ -1733,7 +1798,9 @@ function renderEval() {
   if (!state || !board) return;
   const ply = viewPly ?? state.moves.length;
   let value = null;
-  for (let i = ply; i >= 0 && value === null; i--) value = evals[i] ?? null;
+  // The analysis of the position on screen, else the game's last score.
+  if (analysis.on && analysis.key === positionKey()) value = analysis.value ?? null;
+  for (let i = ply; i >= 0 && value === null && !variation.length; i--) value = evals[i] ?? null;
   const share = value === null ? 0.5 : 0.5 + 0.5 * Math.tanh(value / 700);
   $("evalfill").style.height = `${(share * 100).toFixed(1)}%`;
   const words = value === null ? "no evaluation yet" : scoreWords(value);
@@ -2260,6 +2327,428 @@ $("review-start").onclick = startReview;
 $("review-after").onclick = startReview;
 $("review-stop").onclick = () => send({ type: "review_stop" });
 $("graph").addEventListener("click", clickGraph);
+// ----- the analysis board: variations off the game -----
+
+// From any position of the game (looked back at, or the last one of a game
+// ended by resignation or time) the board takes moves that try a
+// variation: the server's referee checks them and describes the position
+// they reach (this page knows no game), and the game itself is never
+// changed. Variations are shown in the move list below the move they
+// replace, their own alternatives inline in parentheses, as on lichess; one
+// is promoted (to the first choice of its position) or deleted from a move
+// on. The game's moves always stay its main line.
+let asked = new Set(); // the positions asked of the server, not yet described
+let pendingLine = null; // the key of a line the person played, not yet checked
+
+function lineKey(ply, moves) {
+  return `${ply}|${moves.join(" ")}`;
+}
+
+function positionKey() {
+  return lineKey(viewPly ?? state.moves.length, variation);
+}
+
+function commonLength(a, b) {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n;
+}
+
+// The game's moves changed from move `kept` on (a take-back): the
+// variations of positions it no longer has go.
+function keepVariations(kept) {
+  const gone = (key) => Number(key.split("|")[0]) > kept;
+  for (const ply of [...variations.keys()]) if (ply > kept) variations.delete(ply);
+  for (const key of [...explored.keys()]) if (gone(key)) explored.delete(key);
+  for (const key of [...asked]) if (gone(key)) asked.delete(key);
+  if (variation.length && viewPly > kept) variation = [];
+  if (analysis.key && gone(analysis.key)) analysis.key = null;
+}
+
+// What is known of the position after the game's first `ply` moves and
+// then `moves`: { pieces, fen, movepaths, to_move }, or null.
+function positionAt(ply, moves) {
+  if (!state) return null;
+  if (!moves.length && ply === state.moves.length) return state;
+  return explored.get(lineKey(ply, moves)) ?? (moves.length ? null : positions[ply] ?? null);
+}
+
+// The cells of `move` in `position`, for its line on the board.
+function movePath(position, move) {
+  const found = position?.movepaths?.moves.find((m) => m.move === move);
+  return found ? found.path.filter((cell) => cell !== "reserve") : [];
+}
+
+function shownToMove() {
+  return positionAt(viewPly ?? state.moves.length, variation)?.to_move ?? state.to_move;
+}
+
+// Whether this tab may try variations: it plays (not watches) a game that runs.
+function exploring() {
+  return !!state && !watching && !["closed", "error", "starting", "connecting"].includes(phase());
+}
+
+function explore(ply, moves) {
+  const key = lineKey(ply, moves);
+  if (asked.has(key) || explored.has(key)) return;
+  asked.add(key);
+  send({ type: "explore", ply, moves });
+}
+
+// The position on screen and the one before it, when not yet described.
+function exploreShown() {
+  if (!exploring() || viewPly === null) return;
+  explore(viewPly, variation);
+  if (variation.length > 1) explore(viewPly, variation.slice(0, -1));
+}
+
+handlers.explored = (message) => {
+  if (!state || message.ply > state.moves.length) return;
+  const key = lineKey(message.ply, message.moves);
+  asked.delete(key);
+  explored.set(key, message);
+  if (!message.moves.length) positions[message.ply] ??= { pieces: message.pieces, fen: message.fen };
+  if (key === pendingLine) {
+    pendingLine = null;
+    addLine(message.ply, message.moves);
+    showLine(message.ply, message.moves);
+    return;
+  }
+  render();
+};
+
+handlers.explore_refused = (message) => {
+  const key = lineKey(message.ply, message.moves);
+  asked.delete(key);
+  if (key !== pendingLine) return;
+  pendingLine = null;
+  showError(`Not played: ${message.message}`, false);
+};
+
+// A move on the board off the game's line.
+function playVariation(move) {
+  goToLine(viewPly ?? state.moves.length, [...variation, move]);
+}
+
+// Shows the line of `moves` after the game's first `ply` (the game's own
+// moves at its start are followed on the game's line); a line not yet in
+// the tree is added once the server has checked it.
+function goToLine(ply, moves) {
+  closeMoveMenu();
+  const line = [...moves];
+  while (line.length && ply < state.moves.length && line[0] === state.moves[ply]) {
+    ply++;
+    line.shift();
+  }
+  if (!line.length) return navigateTo(ply);
+  if (nodeOf(ply, line)) return showLine(ply, line);
+  pendingLine = lineKey(ply, line);
+  explore(ply, line);
+}
+
+function showLine(ply, moves) {
+  cancelSelection();
+  viewPly = ply;
+  variation = moves;
+  render();
+  announce(`Variation: ${moves[moves.length - 1]}.`);
+}
+
+// The end of the line on screen: the game now, or the variation's last move.
+function goToEnd() {
+  if (!state) return;
+  if (!variation.length) return goLive();
+  const ply = viewPly;
+  const line = [...variation];
+  for (let node = nodeOf(ply, line)?.children[0]; node; node = node.children[0]) line.push(node.move);
+  goToLine(ply, line);
+}
+
+// The node of the variation `moves` after the game's first `ply` moves.
+function nodeOf(ply, moves) {
+  let list = variations.get(ply) ?? [];
+  let node = null;
+  for (const move of moves) {
+    node = list.find((n) => n.move === move);
+    if (!node) return null;
+    list = node.children;
+  }
+  return node;
+}
+
+// The choices of the position the last of `moves` is played in.
+function siblingsOf(ply, moves) {
+  return moves.length === 1 ? variations.get(ply) ?? [] : nodeOf(ply, moves.slice(0, -1))?.children ?? [];
+}
+
+function addLine(ply, moves) {
+  if (!variations.has(ply)) variations.set(ply, []);
+  let list = variations.get(ply);
+  for (const move of moves) {
+    let node = list.find((n) => n.move === move);
+    if (!node) {
+      node = { move, children: [] };
+      list.push(node);
+    }
+    list = node.children;
+  }
+}
+
+// The row of the variations after the game's first `ply` moves: each on a
+// line of its own, its alternatives inline in parentheses.
+function variationsItem(ply, offset) {
+  const item = document.createElement("li");
+  item.className = "variations";
+  for (const node of variations.get(ply)) {
+    const line = document.createElement("span");
+    line.className = "variation-line";
+    writeLine(line, ply, [], [node], offset);
+    item.append(line);
+  }
+  return item;
+}
+
+// `nodes[0]` and its continuation, each other node after it in parentheses.
+function writeLine(parent, ply, prefix, nodes, offset) {
+  let path = prefix;
+  let numbered = true;
+  while (nodes.length) {
+    const [main, ...others] = nodes;
+    if (path !== prefix) parent.append(" ");
+    writeVariationMove(parent, ply, [...path, main.move], numbered, offset);
+    numbered = false;
+    for (const other of others) {
+      parent.append(" (");
+      writeLine(parent, ply, path, [other], offset);
+      parent.append(")");
+      numbered = true;
+    }
+    path = [...path, main.move];
+    nodes = main.children;
+  }
+}
+
+function writeVariationMove(parent, ply, path, numbered, offset) {
+  const index = ply + path.length - 1 + offset;
+  const second = index % 2 === 1;
+  if (numbered || !second) {
+    const number = document.createElement("span");
+    number.className = "var-num";
+    number.textContent = `${Math.floor(index / 2) + 1}.${second ? ".." : ""}`;
+    parent.append(number, " ");
+  }
+  const span = document.createElement("span");
+  const move = path[path.length - 1];
+  span.textContent = move;
+  span.dataset.var = move;
+  span.dataset.at = lineKey(ply, path);
+  if (variation.length && span.dataset.at === positionKey()) span.classList.add("viewed");
+  span.onclick = () => goToLine(ply, path);
+  span.oncontextmenu = (event) => {
+    event.preventDefault();
+    goToLine(ply, path);
+    openMoveMenu(event.clientX, event.clientY);
+  };
+  parent.append(span);
+}
+
+// How deep the move of the line on screen is that is not the first choice
+// of its position (the one promoted), or 0.
+function promotable() {
+  if (!state) return 0;
+  const ply = viewPly ?? state.moves.length;
+  for (let depth = variation.length; depth >= 1; depth--) {
+    const line = variation.slice(0, depth);
+    if (siblingsOf(ply, line).findIndex((n) => n.move === line[depth - 1]) > 0) return depth;
+  }
+  return 0;
+}
+
+function promote() {
+  const depth = promotable();
+  if (!depth) return;
+  const line = variation.slice(0, depth);
+  const list = siblingsOf(viewPly, line);
+  list.unshift(...list.splice(list.findIndex((n) => n.move === line[depth - 1]), 1));
+  render();
+  announce("Variation promoted.");
+}
+
+function deleteFromHere() {
+  if (!variation.length) return;
+  const ply = viewPly;
+  const list = siblingsOf(ply, variation);
+  const at = list.findIndex((n) => n.move === variation[variation.length - 1]);
+  if (at >= 0) list.splice(at, 1);
+  if (variations.get(ply)?.length === 0) variations.delete(ply);
+  goToLine(ply, variation.slice(0, -1));
+  announce("Variation deleted.");
+}
+
+function renderVariationButtons() {
+  $("promote").disabled = !promotable();
+  $("delete-variation").disabled = !variation.length;
+}
+
+function openMoveMenu(x, y) {
+  const menu = $("move-menu");
+  menu.hidden = false;
+  menu.style.left = `${Math.max(0, Math.min(x, innerWidth - menu.offsetWidth - 4))}px`;
+  menu.style.top = `${Math.max(0, Math.min(y, innerHeight - menu.offsetHeight - 4))}px`;
+  $("menu-promote").disabled = !promotable();
+  menu.querySelector("button:not(:disabled)")?.focus();
+}
+
+function closeMoveMenu() {
+  $("move-menu").hidden = true;
+}
+
+$("promote").onclick = promote;
+$("delete-variation").onclick = deleteFromHere;
+$("menu-promote").onclick = () => {
+  closeMoveMenu();
+  promote();
+};
+$("menu-delete").onclick = () => {
+  closeMoveMenu();
+  deleteFromHere();
+};
+document.addEventListener("pointerdown", (event) => {
+  if (!$("move-menu").contains(event.target)) closeMoveMenu();
+});
+
+// ----- engine analysis of the position on screen -----
+
+// On demand, an engine (the referee's kind, or one chosen) searches the
+// position on screen with several lines (MultiPV), best first, each with
+// its score from player 1's view and its moves, which a click plays as a
+// variation; its best move is a blue arrow on the board. It follows the
+// position on screen until switched off.
+let analysisId = 0;
+let analysis = { on: false, key: null, lines: [] };
+
+function resetAnalysis() {
+  analysis = { on: false, key: null, lines: [] };
+}
+
+function requestAnalysis() {
+  if (!analysis.on || !exploring()) return;
+  const key = positionKey();
+  if (analysis.key === key) return;
+  analysisId += 1;
+  const ply = viewPly ?? state.moves.length;
+  analysis = { on: true, key, id: analysisId, ply, moves: [...variation], lines: [], value: null, done: false, error: null };
+  const time = $("analyse-time").value;
+  send({
+    type: "analyse",
+    id: analysisId,
+    ply,
+    moves: variation,
+    lines: Number($("analyse-lines").value),
+    movetime_ms: time ? Number(time) : null,
+    engine: $("analyse-engine").value || null,
+  });
+}
+
+handlers.analysis = (message) => {
+  if (message.id !== analysis.id) return;
+  analysis.lines[message.line - 1] = message;
+  const value = scoreValue(message.score);
+  if (message.line === 1 && value !== null) {
+    analysis.value = message.to_move === 1 ? value : -value;
+    if (!analysis.moves.length) evals[analysis.ply] = analysis.value;
+  }
+  renderAnalysis();
+  drawBest();
+  renderEval();
+};
+
+handlers.analysis_done = (message) => {
+  if (message.id !== analysis.id) return;
+  analysis.done = true;
+  analysis.error = message.error;
+  renderAnalysis();
+};
+
+
+function renderAnalysis() {
+  const button = $("analyse");
+  button.setAttribute("aria-pressed", String(analysis.on));
+  button.textContent = analysis.on ? "Stop analysis" : "Analyse";
+  button.disabled = !exploring();
+  let status = "";
+  if (analysis.on && analysis.error) status = `No analysis: ${analysis.error}`;
+  else if (analysis.on) {
+    const engine = $("analyse-engine").selectedOptions[0]?.textContent ?? "";
+    const depth = analysis.lines[0]?.depth;
+    status = `${engine} · ${depth != null ? `depth ${depth}` : "searching…"}${analysis.done ? " · done" : ""}`;
+  }
+  $("analyse-status").textContent = status;
+  const list = $("analyse-list");
+  list.replaceChildren();
+  if (!analysis.on || !state || analysis.key !== positionKey()) return;
+  analysis.lines.forEach((line, i) => {
+    if (!line) return;
+    const item = document.createElement("li");
+    item.dataset.line = i + 1;
+    const value = scoreValue(line.score);
+    // From the side to move's view, as the engine told it.
+    item.dataset.value = value ?? "";
+    const score = document.createElement("span");
+    score.className = "score";
+    score.textContent = value === null ? "?" : scoreWords(line.to_move === 1 ? value : -value);
+    item.append(score);
+    line.pv.forEach((move, k) => {
+      const span = document.createElement("span");
+      span.textContent = move;
+      span.dataset.pv = k;
+      span.title = "Play the line to here";
+      span.onclick = () => goToLine(analysis.ply, [...analysis.moves, ...line.pv.slice(0, k + 1)]);
+      item.append(span, " ");
+    });
+    list.append(item);
+  });
+}
+
+// The best move of the analysis of the position on screen, as a blue
+// arrow (a ring on the cell of a drop).
+function drawBest() {
+  const layer = $("best");
+  if (!layer) return;
+  layer.replaceChildren();
+  if (!state || !analysis.on || analysis.key !== positionKey()) return;
+  const best = analysis.lines[0]?.pv[0];
+  const cells = best ? movePath(positionAt(analysis.ply, analysis.moves), best) : [];
+  if (!cells.length) return;
+  const [from, to] = [cells[0], cells[cells.length - 1]];
+  const attributes = { class: "best-arrow", "data-best": best, "data-from": from, "data-to": to, stroke: SHAPE_COLOURS.blue };
+  drawArrow(layer, cellInfo.get(from), cellInfo.get(to), attributes, boardUnit());
+}
+
+$("analyse").onclick = () => {
+  if (analysis.on) {
+    send({ type: "analyse_stop" });
+    resetAnalysis();
+  } else {
+    analysis = { on: true, key: null, lines: [] };
+    $("analysis-box").open = true;
+  }
+  if (state) render();
+  else renderAnalysis();
+};
+for (const id of ["analyse-engine", "analyse-lines", "analyse-time"]) {
+  $(id).onchange = () => {
+    analysis.key = null;
+    if (state) render();
+  };
+}
+const greet = handlers.hello;
+handlers.hello = (message) => {
+  const engines = [new Option(`${message.referee} (referee)`, ""), ...message.engines.map((name) => new Option(name, name))];
+  $("analyse-engine").replaceChildren(...engines);
+  greet(message);
+};
+
 // Inside another page (the arena's live page): the board and its bars only.
 if (new URLSearchParams(location.search).has("embed")) document.body.dataset.embed = "";
 

@@ -1004,9 +1004,9 @@ setInterval(tickClocks, 100);
 
 function humanMoves() {
   if (!state || watching) return [];
-  // Looking back or at a variation, or at a game ended by resignation or
-  // time: moves try variations.
-  if (exploring() && (viewPly !== null || state.verdict)) return positionAt(viewPly ?? state.moves.length, variation)?.movepaths?.moves ?? [];
+  // Looking back or at a variation: moves try variations (the board of the
+  // game now, ended or not, is the game's).
+  if (exploring() && viewPly !== null) return positionAt(viewPly ?? state.moves.length, variation)?.movepaths?.moves ?? [];
   if (!state.human_to_move || viewPly !== null || phase() !== "human") return [];
   return state.movepaths.moves;
 }
@@ -1326,7 +1326,7 @@ $("type-move").addEventListener("submit", (event) => {
 function play(move) {
   hideChooser();
   prefix = [];
-  if (viewPly !== null || state.game_over) {
+  if (viewPly !== null) {
     playVariation(move);
     renderMarks();
     return;
@@ -2329,9 +2329,9 @@ $("review-stop").onclick = () => send({ type: "review_stop" });
 $("graph").addEventListener("click", clickGraph);
 // ----- the analysis board: variations off the game -----
 
-// From any position of the game (looked back at, or the last one of a game
-// ended by resignation or time) the board takes moves that try a
-// variation: the server's referee checks them and describes the position
+// From any position of the game looked back at (the board of the game now
+// is the game's: a line of the analysis played from there starts one too)
+// the board takes moves that try a variation: the server's referee checks them and describes the position
 // they reach (this page knows no game), and the game itself is never
 // changed. Variations are shown in the move list below the move they
 // replace, their own alternatives inline in parentheses, as on lichess; one

@@ -881,7 +881,7 @@ impl Session {
 // ----- the analysis board -----
 
 /// The most moves of a variation the analysis board explores.
-pub(super) const MAX_VARIATION: usize = 1000;
+const MAX_VARIATION: usize = 1000;
 
 /// A position as the referee describes it.
 struct Described {

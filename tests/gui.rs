@@ -3474,8 +3474,8 @@ async fn right_click(page: &mut Page, selector: &str) {
 /// deleted; an engine searches the position on screen in three lines, best
 /// first, its best move an arrow from cell to cell; a click on a move of a
 /// line plays the line to it. The game is never changed: its moves, its
-/// state and what its link shows stay the same; a finished game is
-/// explored too. Photographed to target/screenshots/analysis.png.
+/// state and what its link shows stay the same, and a spectator at the link
+/// tries variations of its own; a finished game is explored too. Photographed to target/screenshots/analysis.png.
 #[test]
 fn the_analysis_board_tries_variations_and_shows_an_engines_lines_without_changing_the_game() {
     let mut referee = Engine::start("focus", "standard");
@@ -3666,6 +3666,27 @@ fn the_analysis_board_tries_variations_and_shows_an_engines_lines_without_changi
         assert_eq!(spectator.moves().await, game);
         assert_eq!(spectator.eval(position).await, json!(now));
         assert!(variation_moves(&mut spectator).await.is_empty());
+        // The spectator tries a variation of its own, its moves checked by
+        // the player's tab.
+        let mine = variation_moves(&mut page).await;
+        spectator.click("#moves [data-ply='2']").await;
+        spectator
+            .wait(
+                "document.querySelector('#moves .viewed')?.dataset.ply === '2' && !!document.querySelector('#cells .start')",
+                "move 2 watched, its moves offered",
+            )
+            .await;
+        let tried = click_other_move(&mut spectator, &at_two, &game[2]).await;
+        spectator
+            .wait(
+                &format!("document.querySelector('#moves .viewed')?.dataset.var === {tried:?}"),
+                "the spectator's variation",
+            )
+            .await;
+        assert!(spectator.text("status").await.starts_with("Variation after move 2"));
+        assert_eq!(spectator.moves().await, game);
+        assert_eq!(variation_moves(&mut page).await, mine);
+        assert_eq!(page.eval("state.moves").await, json!(game));
 
         // Finished: a variation from an earlier move of it, the result kept.
         page.click("#analyse").await;

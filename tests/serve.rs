@@ -1155,25 +1155,26 @@ async fn variations_are_explored_and_analysed_in_several_lines_without_changing_
     let link = until(&mut ws, "link").await;
     let mut played = until(&mut ws, "state").await;
     server.wait_for_children(1);
-    // A spectator explores nothing on the server: its page only looks.
+    // A spectator's positions are described by the player's tab; it
+    // starts no engine.
     let mut spectator = connect(&server).await;
     until(&mut spectator, "hello").await;
     send(&mut spectator, json!({"type": "watch", "id": link["id"]})).await;
     until(&mut spectator, "watch").await;
-    for request in
-        [json!({"type": "explore", "ply": 0}), json!({"type": "analyse", "id": 1, "ply": 0})]
-    {
-        send(&mut spectator, request).await;
-        let refused = loop {
-            let message = next(&mut spectator).await;
-            if message["type"] == "error" {
-                break message;
-            }
-        };
-        assert!(
-            refused["message"].as_str().unwrap_or_default().starts_with("this tab watches a game")
-        );
-    }
+    send(&mut spectator, json!({"type": "explore", "ply": 0})).await;
+    let seen = until(&mut spectator, "explored").await;
+    assert_eq!((&seen["ply"], &seen["to_move"]), (&json!(0), &json!(1)), "{seen}");
+    send(&mut spectator, json!({"type": "explore", "ply": 0, "moves": ["zz9"]})).await;
+    let refused = until(&mut spectator, "explore_refused").await;
+    assert!(refused["message"].as_str().unwrap_or_default().contains("'zz9'"), "{refused}");
+    send(&mut spectator, json!({"type": "analyse", "id": 1, "ply": 0})).await;
+    let refused = loop {
+        let message = next(&mut spectator).await;
+        if message["type"] == "error" {
+            break message;
+        }
+    };
+    assert!(refused["message"].as_str().unwrap_or_default().starts_with("this tab watches a game"));
     server.wait_for_children(1);
     let first_move = |explored: &Value, not: &str| {
         let moves = explored["movepaths"]["moves"].as_array().expect("moves").clone();

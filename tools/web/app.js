@@ -431,6 +431,7 @@ handlers.watch = (message) => {
 // A spectator's line in place of the player's.
 function watchStatus() {
   if (phase() === "closed") return "Disconnected.";
+  if (variation.length) return `Variation after move ${viewPly}: the game is not changed (← back, ↓ its end).`;
   if (viewPly !== null && !positions[viewPly]) return watching.owner ? `Move ${viewPly}: asking the player's tab…` : `Move ${viewPly}: not seen here; press End for the game now.`;
   if (viewPly !== null) return `Move ${viewPly} of ${state.moves.length}: press End for the game now.`;
   if (state.game_over) return "Watching: game over.";
@@ -1003,11 +1004,11 @@ setInterval(tickClocks, 100);
 // ----- moves by clicks, drags and keys -----
 
 function humanMoves() {
-  if (!state || watching) return [];
+  if (!state) return [];
   // Looking back or at a variation: moves try variations (the board of the
   // game now, ended or not, is the game's).
-  if (exploring() && viewPly !== null) return positionAt(viewPly ?? state.moves.length, variation)?.movepaths?.moves ?? [];
-  if (!state.human_to_move || viewPly !== null || phase() !== "human") return [];
+  if (exploring() && viewPly !== null) return positionAt(viewPly, variation)?.movepaths?.moves ?? [];
+  if (watching || !state.human_to_move || viewPly !== null || phase() !== "human") return [];
   return state.movepaths.moves;
 }
 
@@ -1602,10 +1603,10 @@ function navigateTo(ply) {
   cancelSelection();
   viewPly = ply === n ? null : ply;
   variation = [];
-  // A spectator sees the game's positions; a player explores them (their
-  // moves too, to try variations).
-  const ask = (at) => (watching ? send({ type: "view", ply: at }) : explore(at, []));
-  if (viewPly !== null && !(watching ? positions[viewPly] : explored.has(lineKey(viewPly, [])))) ask(viewPly);
+  // The positions of the game and their moves, to try variations; a
+  // spectator whose player has left sees the positions it has seen.
+  const ask = (at) => (exploring() ? explore(at, []) : send({ type: "view", ply: at }));
+  if (viewPly !== null && !(exploring() ? explored.has(lineKey(viewPly, [])) : positions[viewPly])) ask(viewPly);
   // The position before it too, to mark what the move changed.
   if (viewPly !== null && viewPly > 0 && !positions[viewPly - 1]) ask(viewPly - 1);
   render();
@@ -2383,9 +2384,11 @@ function shownToMove() {
   return positionAt(viewPly ?? state.moves.length, variation)?.to_move ?? state.to_move;
 }
 
-// Whether this tab may try variations: it plays (not watches) a game that runs.
+// Whether this tab may try variations: it plays the game, or watches it
+// while its player's tab is there (whose referee checks the moves; the
+// game is not changed either way).
 function exploring() {
-  return !!state && !watching && !["closed", "error", "starting", "connecting"].includes(phase());
+  return !!state && (!watching || watching.owner) && !["closed", "error", "starting", "connecting"].includes(phase());
 }
 
 function explore(ply, moves) {
@@ -2632,7 +2635,7 @@ function resetAnalysis() {
 }
 
 function requestAnalysis() {
-  if (!analysis.on || !exploring()) return;
+  if (!analysis.on || !exploring() || watching) return;
   const key = positionKey();
   if (analysis.key === key) return;
   analysisId += 1;
@@ -2675,7 +2678,7 @@ function renderAnalysis() {
   const button = $("analyse");
   button.setAttribute("aria-pressed", String(analysis.on));
   button.textContent = analysis.on ? "Stop analysis" : "Analyse";
-  button.disabled = !exploring();
+  button.disabled = !exploring() || !!watching;
   let status = "";
   if (analysis.on && analysis.error) status = `No analysis: ${analysis.error}`;
   else if (analysis.on) {

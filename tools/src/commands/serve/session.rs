@@ -22,7 +22,7 @@ use super::analysis::{ANALYSIS_MS, Analysis, Ask, MAX_LINES};
 use super::engine::{Engine, EngineError};
 use super::messages::{GameInfo, Limit, NewGame, Notice, Request, State, Verdict};
 use super::review::Review;
-use super::watch::{Entry, Registry, Snapshot, ViewAsk, is_id};
+use super::watch::{Entry, Question, Registry, Snapshot, ViewAsk, is_id};
 use games::GAMES;
 
 /// What every session shares.
@@ -311,8 +311,13 @@ impl Session {
             Ok(request) => request,
             Err(e) => return self.complain(&format!("bad message from the page: {e}")).await,
         };
-        let watcher =
-            matches!(request, Request::New(_) | Request::Watch { .. } | Request::View { .. });
+        let watcher = matches!(
+            request,
+            Request::New(_)
+                | Request::Watch { .. }
+                | Request::View { .. }
+                | Request::Explore { .. }
+        );
         if self.watching.is_some() && !watcher {
             return self.complain("this tab watches a game: only the tab that plays it can").await;
         }
@@ -369,7 +374,9 @@ impl Session {
             }
             Request::Move { text } => self.human_move(text).await,
             Request::TakeBack => self.take_back().await,
-            Request::View { ply } if self.watching.is_some() => self.watched_view(ply).await,
+            Request::View { ply } if self.watching.is_some() => {
+                self.watched(Question::View(ply)).await
+            }
             Request::View { ply } => self.view(ply).await,
             Request::Resign { side } => self.resign(side).await,
             Request::Pace { paused, delay_ms } => self.pace(paused, delay_ms).await,
@@ -384,7 +391,14 @@ impl Session {
             }
             Request::Review { movetime_ms } => self.review(movetime_ms.unwrap_or(300)).await,
             Request::ReviewStop => self.end_review(None, true).await,
-            Request::Explore { ply, moves } => self.explore(ply, moves).await,
+            Request::Explore { ply, moves } if self.watching.is_some() => {
+                self.watched(Question::Explore { ply, moves }).await
+            }
+            Request::Explore { ply, moves } => {
+                let notice = self.explored(ply, moves).await?;
+                let _ = send(&mut self.ws, &notice).await;
+                Ok(())
+            }
             Request::Analyse { id, ply, moves, lines, movetime_ms, engine } => {
                 let asked = Asked {
                     id,
@@ -645,10 +659,10 @@ impl Session {
     }
 
     /// A spectator's question: the player's tab answers it.
-    async fn watched_view(&mut self, ply: usize) -> Result<(), Fatal> {
+    async fn watched(&mut self, question: Question) -> Result<(), Fatal> {
         let entry = self.watching.as_ref().and_then(|w| w.entry.upgrade());
         let answer = match entry {
-            Some(entry) => entry.view(ply, self.config.timeout).await,
+            Some(entry) => entry.ask(question, self.config.timeout).await,
             None => Err("the game of this link is no longer kept".to_owned()),
         };
         match answer {
@@ -660,13 +674,17 @@ impl Session {
         }
     }
 
-    /// Answers a spectator's question about an earlier position.
+    /// Answers a spectator's question about an earlier position or a
+    /// variation.
     async fn answer_view(&mut self, question: Option<ViewAsk>) -> Result<(), Fatal> {
-        let Some((ply, reply)) = question else {
+        let Some((question, reply)) = question else {
             self.views = None;
             return Ok(());
         };
-        let answer = self.viewed(ply).await?;
+        let answer = match question {
+            Question::View(ply) => self.viewed(ply).await?,
+            Question::Explore { ply, moves } => Ok(self.explored(ply, moves).await?),
+        };
         let _ = reply.send(answer.map(|notice| serde_json::to_string(&notice).unwrap_or_default()));
         Ok(())
     }
@@ -951,13 +969,17 @@ impl Session {
         Ok(Ok(moves))
     }
 
-    /// Answers a [`Request::Explore`].
-    async fn explore(&mut self, ply: usize, moves: Vec<String>) -> Result<(), Fatal> {
+    /// The answer to a [`Request::Explore`] (the player's own, or a
+    /// spectator's): the position, or why there is none.
+    async fn explored(&mut self, ply: usize, moves: Vec<String>) -> Result<Notice, Fatal> {
         let timeout = self.config.timeout;
-        let notice = match self.variation(ply, &moves).await? {
+        Ok(match self.variation(ply, &moves).await? {
             Err(message) => Notice::ExploreRefused { ply, moves, message },
             Ok(_) => {
-                let Some(game) = &mut self.game else { return Ok(()) };
+                let Some(game) = &mut self.game else {
+                    let message = "no game is on the board".to_owned();
+                    return Ok(Notice::ExploreRefused { ply, moves, message });
+                };
                 let described = game.described(timeout).await?;
                 game.referee.command(&game.position(), timeout).await?;
                 Notice::Explored {
@@ -970,9 +992,7 @@ impl Session {
                     game_over: described.game_over,
                 }
             }
-        };
-        let _ = send(&mut self.ws, &notice).await;
-        Ok(())
+        })
     }
 
     /// Answers a [`Request::Analyse`]: the search starts, or the page is

@@ -38,9 +38,23 @@ const CLAIM_WAIT: Duration = Duration::from_secs(3);
 /// How many spectators' questions may wait for the player's tab at once.
 const VIEW_QUEUE: usize = 4;
 
-/// A spectator's question to the player's tab: the position after `ply`
-/// moves. The answer is the `view` notice's text, or why there is none.
-pub type ViewAsk = (usize, oneshot::Sender<Result<String, String>>);
+/// A spectator's question to the player's tab, whose referee knows the
+/// game. The answer is a notice's text, or why there is none.
+pub type ViewAsk = (Question, oneshot::Sender<Result<String, String>>);
+
+/// What a spectator asks the player's tab.
+pub enum Question {
+    /// The position after `ply` moves: a `view` notice.
+    View(usize),
+    /// A position of the analysis board (the game's first `ply` moves, then
+    /// `moves`): an `explored` or `explore_refused` notice.
+    Explore {
+        /// How many of the game's moves.
+        ply: usize,
+        /// The variation's moves from there.
+        moves: Vec<String>,
+    },
+}
 
 /// What a spectator is shown of a game: the latest of each notice.
 #[derive(Clone)]
@@ -248,13 +262,12 @@ impl Entry {
         asked
     }
 
-    /// Asks the player's tab for the `view` notice of the position after
-    /// `ply` moves, waiting at most `timeout`.
+    /// Asks the player's tab `question`, waiting at most `timeout`.
     ///
     /// # Errors
     /// Why there is no answer, for people: no tab plays the game, it has
     /// too many questions waiting, or it did not answer in time.
-    pub async fn view(&self, ply: usize, timeout: Duration) -> Result<String, String> {
+    pub async fn ask(&self, question: Question, timeout: Duration) -> Result<String, String> {
         let ask = self.views.lock().unwrap_or_else(PoisonError::into_inner).clone();
         let Some(ask) = ask else {
             return Err("earlier positions of this game cannot be shown now: this tab shows \
@@ -262,7 +275,7 @@ impl Entry {
                 .into());
         };
         let (reply, answer) = oneshot::channel();
-        if ask.try_send((ply, reply)).is_err() {
+        if ask.try_send((question, reply)).is_err() {
             return Err("the player's tab is busy: try again".into());
         }
         match tokio::time::timeout(timeout, answer).await {

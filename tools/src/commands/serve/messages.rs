@@ -66,7 +66,7 @@ pub enum Request {
     /// The analysis board: the position after the game's first `ply` moves
     /// and then `moves` (a variation, checked move by move by the referee),
     /// answered by [`Notice::Explored`] or [`Notice::ExploreRefused`]; the
-    /// game is not changed.
+    /// game is not changed. A spectator's is answered by the player's tab.
     Explore {
         /// How many of the game's moves.
         ply: usize,

@@ -147,7 +147,8 @@ struct Session {
     analysis: Option<Analysis>,
     /// The link of `game`, which spectators watch.
     link: Option<Arc<Entry>>,
-    /// The spectators' questions about earlier positions of `game`.
+    /// The spectators' questions about earlier positions and variations of
+    /// `game`.
     views: Option<tokio::sync::mpsc::Receiver<ViewAsk>>,
     /// The game this tab watches, if it watches one (and plays none).
     watching: Option<Watching>,
@@ -155,8 +156,8 @@ struct Session {
 
 /// A spectator's game: the latest snapshot and what of it was sent.
 struct Watching {
-    /// The game, to ask the player's tab for earlier positions; not held
-    /// (the game is dropped when it is no longer kept).
+    /// The game, to ask the player's tab for earlier positions and
+    /// variations; not held (the game is dropped when it is no longer kept).
     entry: std::sync::Weak<Entry>,
     snapshot: tokio::sync::watch::Receiver<Snapshot>,
     /// What the page was sent; `None` before the first.

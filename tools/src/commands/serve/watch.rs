@@ -82,8 +82,8 @@ pub struct Entry {
     snapshot: watch::Sender<Snapshot>,
     /// Whether a tab plays the game now.
     owned: watch::Sender<bool>,
-    /// Where spectators ask the player's tab for earlier positions (its
-    /// referee knows them), while a tab plays the game.
+    /// Where spectators ask the player's tab for earlier positions and
+    /// variations (its referee knows them), while a tab plays the game.
     views: Mutex<Option<mpsc::Sender<ViewAsk>>>,
 }
 

@@ -223,9 +223,10 @@ impl Sides {
     /// that can (and what it appended is to be dropped), as
     /// [`capturing_kings`](Sides::capturing_kings) would.
     ///
-    /// Each run of moves is appended by one `extend` of a counted iterator
-    /// (one capacity check a run, the length kept in a register), and a
-    /// king's slide is counted from the first piece on its line.
+    /// Each direction's run of men's steps is appended by one `extend` of a
+    /// counted iterator (one capacity check a run, the length kept in a
+    /// register), each step read from a table; a king's slides are pushed
+    /// one by one (mostly none or a few: counting them first cost more).
     #[inline]
     fn generate_quiet_unless_kings_capture<const PROMOTING: bool>(
         &self,
@@ -253,26 +254,23 @@ impl Sides {
         // are inlined here rather than called once a king.
         for king in bits_of(self.kings) {
             let from = bit(king);
-            // The slides towards `dir`: counted over the empty fields (a
-            // king is mostly blocked at once or after a few), then appended
-            // by one `extend`; then whether the first piece on the way can
-            // be taken.
+            // The slides towards `dir`, then whether the first piece on the
+            // way can be taken.
             let mut slides = |moves: &mut Vec<Move>, dir: Direction| {
-                let mut at = dir.step(from);
-                let mut run = 0;
-                while at & empty != 0 {
-                    run += 1;
-                    at = dir.step(at);
-                }
-                if at & victims[dir as usize] != 0 {
-                    capturing |= from;
-                }
-                let delta = dir.delta();
                 let mut to = i32::from(king);
-                moves.extend((0..run).map(|_| {
-                    to += delta;
-                    Move::quiet(king, to as u8, false)
-                }));
+                let mut at = from;
+                loop {
+                    let next = dir.step(at);
+                    if next & empty == 0 {
+                        if next & victims[dir as usize] != 0 {
+                            capturing |= from;
+                        }
+                        break;
+                    }
+                    to += dir.delta();
+                    moves.push(Move::quiet(king, to as u8, false));
+                    at = next;
+                }
             };
             slides(moves, Direction::UpLeft);
             slides(moves, Direction::UpRight);

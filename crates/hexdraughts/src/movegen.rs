@@ -82,7 +82,10 @@ impl Sides {
 
     /// Appends every legal move: the captures if there are any, else the
     /// quiet moves.
-    #[inline]
+    // Always inlined into `Position::generate_moves` (left to itself the
+    // compiler stopped inlining it once quiet moves were appended by
+    // `extend`): random play 971 -> 957 instructions a ply.
+    #[inline(always)]
     pub fn generate(&self, moves: &mut Vec<Move>) {
         let empty = self.empty();
         let men = self.capturing_men(empty);

@@ -264,11 +264,17 @@ impl Game for Position {
             .map(|owner| Piece::new(owner, kind))
     }
 
+    // Inlined into the caller's loop (random play, perft, search): the
+    // sides are built in registers and generation needs no call (random
+    // play 957 -> 899 instructions a ply with `play_unchecked`'s).
+    #[inline]
     fn generate_moves(&self, moves: &mut Vec<Move>) {
         self.sides(self.side).generate(moves);
     }
 
+    #[inline]
     fn play_unchecked(&mut self, mv: Move) {
+        // (Inlined like `generate_moves`: random play 957 -> 941 a ply.)
         let us = self.side;
         let them = us.other();
         let (from, to) = (mv.start_bit(), mv.end_bit());

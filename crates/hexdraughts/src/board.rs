@@ -278,26 +278,10 @@ pub(crate) fn bits_of(set: Bits) -> impl Iterator<Item = u8> {
     })
 }
 
-/// Calls `f` with each padded bit of a set, lowest first: as [`bits_of`],
-/// with a loop per 64-bit half (for the hot loops of move generation).
-#[inline(always)]
-pub(crate) fn for_each_bit(set: Bits, mut f: impl FnMut(u8)) {
-    let mut low = set as u64;
-    while low != 0 {
-        f(low.trailing_zeros() as u8);
-        low &= low - 1;
-    }
-    let mut high = (set >> 64) as u64;
-    while high != 0 {
-        f(64 + high.trailing_zeros() as u8);
-        high &= high - 1;
-    }
-}
-
-/// The fields strictly between two fields on one line (nothing if they are
-/// not on one line through the board).
+/// The direction from `from` to `to` along a line of play, if they lie on
+/// one (and differ).
 #[inline]
-pub(crate) fn between(from: u8, to: u8) -> Bits {
+pub(crate) fn line_direction(from: u8, to: u8) -> Option<Direction> {
     let diff = i32::from(to) - i32::from(from);
     let dir = match (diff % WIDTH as i32 == 0, diff > 0) {
         (true, true) => Direction::DownLeft,
@@ -305,7 +289,7 @@ pub(crate) fn between(from: u8, to: u8) -> Bits {
         (false, true) => Direction::DownRight,
         (false, false) => Direction::UpLeft,
     };
-    RAYS[dir as usize][from as usize] & RAYS[dir.opposite() as usize][to as usize]
+    (ray(from, dir) & bit(to) != 0).then_some(dir)
 }
 
 /// Every field in row order (A1..A5, B1..B6, ..., K1..K5): the order of

@@ -54,8 +54,6 @@ pub(crate) const LAYOUT: &str = "hexdraughts patterns v1: 44 windows of 3x3 fiel
 struct Window {
     /// The padded bit of the window's top field (its digit 0).
     base: u8,
-    /// The base of the window the half turn carries it to.
-    turned: u8,
     class: u16,
     /// Read transposed (the mirror of its class's first window).
     transpose: bool,
@@ -89,8 +87,7 @@ const fn mirror(base: usize) -> usize {
 }
 
 const fn windows() -> [Window; PATTERNS] {
-    let mut out =
-        [Window { base: 0, turned: 0, class: 0, transpose: false, axis: false }; PATTERNS];
+    let mut out = [Window { base: 0, class: 0, transpose: false, axis: false }; PATTERNS];
     let mut class_of = [u16::MAX; 128];
     let (mut n, mut classes) = (0, 0);
     let mut base = 0;
@@ -102,12 +99,8 @@ const fn windows() -> [Window; PATTERNS] {
                 class_of[first] = classes;
                 classes += 1;
             }
-            // The half turn maps bit `b` to `108 - b`; the window's top
-            // field is its far corner's image.
-            let turned = 108 - (base + 2 * WIDTH + 2);
             out[n] = Window {
                 base: base as u8,
-                turned: turned as u8,
                 class: class_of[first],
                 transpose: m < base,
                 axis: m == base,
@@ -129,12 +122,10 @@ struct Tables {
     base3: [u16; 512],
     /// The mask transposed (`a` and `c` swapped): the mirror.
     transpose: [u16; 512],
-    /// The mask reversed: the half turn.
-    reverse: [u16; 512],
 }
 
 const fn tables() -> Tables {
-    let mut t = Tables { base3: [0; 512], transpose: [0; 512], reverse: [0; 512] };
+    let mut t = Tables { base3: [0; 512], transpose: [0; 512] };
     let mut mask = 0;
     while mask < 512 {
         let (mut value, mut power, mut k) = (0, 1, 0);
@@ -143,7 +134,6 @@ const fn tables() -> Tables {
                 value += power;
                 let (a, c) = (k % 3, k / 3);
                 t.transpose[mask] |= 1 << (3 * a + c);
-                t.reverse[mask] |= 1 << (8 - k);
             }
             power *= 3;
             k += 1;
@@ -156,10 +146,21 @@ const fn tables() -> Tables {
 
 static TABLES: Tables = tables();
 
-/// The nine cells of the window at `base` in `bits`, as a mask.
+/// The 11-bit rows (`q` = 0..10) of the padded layout of `bits`.
 #[inline]
-fn mask(bits: Bits, base: u8) -> usize {
-    let row = |c: usize| ((bits >> (base as usize + c * WIDTH)) & 7) as usize;
+fn rows(bits: Bits) -> [u16; WIDTH] {
+    let mut rows = [0; WIDTH];
+    for (q, row) in rows.iter_mut().enumerate() {
+        *row = ((bits >> (q * WIDTH)) & 0x7ff) as u16;
+    }
+    rows
+}
+
+/// The nine cells of the window at `base`, as a mask, from the rows.
+#[inline]
+fn mask(rows: &[u16; WIDTH], base: u8) -> usize {
+    let (p, q) = (usize::from(base) % WIDTH, usize::from(base) / WIDTH);
+    let row = |c: usize| usize::from(rows.get(q + c).copied().unwrap_or(0) >> p) & 7;
     row(0) | row(1) << 3 | row(2) << 6
 }
 
@@ -167,19 +168,22 @@ fn mask(bits: Bits, base: u8) -> usize {
 pub(crate) fn indices(pos: &Position, out: &mut [u32]) {
     let side = pos.side_to_move();
     let men = !pos.king_bits();
-    let (own, enemy) = (pos.bits(side) & men, pos.bits(side.other()) & men);
-    let black = side == board_core::Player::Second;
+    // Seen from the side to move: for Black the board turned, bit `b` to
+    // `108 - b` (reversed, `127 - b`, then shifted down 19).
+    let view = |bits: Bits| {
+        if side == board_core::Player::Second { bits.reverse_bits() >> 19 } else { bits }
+    };
+    let own = rows(view(pos.bits(side) & men));
+    let enemy = rows(view(pos.bits(side.other()) & men));
     let t = &TABLES;
     for (slot, w) in out.iter_mut().zip(&WINDOWS) {
-        let read = |bits: Bits| {
-            let m =
-                if black { t.reverse[mask(bits, w.turned)] as usize } else { mask(bits, w.base) };
-            if w.transpose { t.transpose[m] as usize } else { m }
-        };
-        let (o, e) = (read(own), read(enemy));
+        let (mut o, mut e) = (mask(&own, w.base), mask(&enemy, w.base));
+        if w.transpose {
+            (o, e) = (usize::from(t.transpose[o]), usize::from(t.transpose[e]));
+        }
         let mut value = t.base3[o] + 2 * t.base3[e];
         if w.axis {
-            let (to, te) = (t.transpose[o] as usize, t.transpose[e] as usize);
+            let (to, te) = (usize::from(t.transpose[o]), usize::from(t.transpose[e]));
             value = value.min(t.base3[to] + 2 * t.base3[te]);
         }
         *slot = u32::from(w.class) * CONTENTS as u32 + u32::from(value);
@@ -254,7 +258,8 @@ mod tests {
                 covered |= 7 << (w.base as usize + c * WIDTH);
             }
             per_class[w.class as usize] += 1;
-            assert!(on_board(usize::from(w.turned)), "window {} turns off the board", w.base);
+            // The half turn (`b` to `108 - b`) carries it onto a window.
+            assert!(on_board(108 - (usize::from(w.base) + 2 * WIDTH + 2)), "window {}", w.base);
         }
         assert_eq!(covered, ALL_FIELDS);
         assert_eq!(per_class.iter().filter(|&&n| n == 2).count(), 20);

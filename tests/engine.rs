@@ -663,3 +663,71 @@ fn multipv_reports_that_many_lines_per_depth_best_first() {
     assert!(!infos.is_empty() && legal.contains(&best), "{infos:?} {best}");
     assert!(infos.iter().all(|l| field(l, "multipv").is_none()), "{infos:?}");
 }
+
+/// The scores of a depth-3 search of a hexdraughts position after a few
+/// plies, one per depth, with the options `setup` sets first.
+fn hexdraughts_scores(setup: &str) -> (Vec<String>, Vec<String>) {
+    let mut engine = Engine::spawn(&["--game", "hexdraughts"]);
+    engine.handshake();
+    for line in setup.lines() {
+        engine.send(line);
+    }
+    engine.send("isready");
+    let mut notes = Vec::new();
+    loop {
+        let line = engine.line();
+        if line == "readyok" {
+            break;
+        }
+        notes.push(line);
+    }
+    engine.send("position startpos");
+    let legal: Vec<String> = engine.query("moves").split_whitespace().map(str::to_owned).collect();
+    engine.send(&format!("position startpos moves {}", legal[legal.len() / 2]));
+    let (infos, _) = search_lines(&mut engine, "go depth 3");
+    let scores = infos
+        .iter()
+        .map(|l| format!("{} {}", field(l, "score").unwrap_or("?"), score_value(l)))
+        .collect();
+    (scores, notes)
+}
+
+/// The number after `score cp|win|loss` in an `info` line.
+fn score_value(line: &str) -> String {
+    let mut words = line.split_whitespace().skip_while(|w| *w != "score");
+    words.nth(2).unwrap_or("?").to_owned()
+}
+
+/// `Evaluation learned` searches with the shipped weights (other scores
+/// than the classic evaluation's), `EvalFile` with a file's (the shipped
+/// file gives the shipped scores), and a file that is not the game's is
+/// refused in one line, keeping the weights before it.
+#[test]
+fn evaluation_learned_changes_the_searchs_scores_and_evalfile_loads_weights() {
+    let (classic, notes) = hexdraughts_scores("");
+    assert!(notes.is_empty(), "{notes:?}");
+    let (learned, notes) = hexdraughts_scores("setoption name Evaluation value learned");
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(classic.len(), 3, "{classic:?}");
+    assert_eq!(learned.len(), 3, "{learned:?}");
+    assert_ne!(classic, learned, "the learned evaluation gave the classic scores");
+    let shipped =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../crates/hexdraughts/data/learned.weights");
+    let (from_file, notes) = hexdraughts_scores(&format!(
+        "setoption name Evaluation value learned\nsetoption name EvalFile value {shipped}"
+    ));
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(from_file, learned);
+    let other = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+    let (kept, notes) = hexdraughts_scores(&format!(
+        "setoption name Evaluation value learned\nsetoption name EvalFile value {other}"
+    ));
+    assert_eq!(
+        notes,
+        [format!(
+            "info string error: EvalFile: {other}: not a weights file (it does not start with \
+             IGROEVAL)"
+        )]
+    );
+    assert_eq!(kept, learned);
+}

@@ -285,6 +285,48 @@ fn stderr_of(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// The results (first player's view) of the games of a JSON-lines file of
+/// hexdraughts, by game id.
+fn first_player_results(path: &std::path::Path) -> std::collections::BTreeMap<u64, f64> {
+    let text = std::fs::read_to_string(path).expect("output");
+    let mut results = std::collections::BTreeMap::new();
+    for line in text.lines() {
+        let value: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        let result = value["result"].as_f64().expect("result");
+        let first = if value["side"] == 1 { result } else { 1.0 - result };
+        let kept = *results.entry(value["id"].as_u64().expect("id")).or_insert(first);
+        assert_eq!(kept, first, "one result a game: {line}");
+    }
+    results
+}
+
+/// Hexdraughts stopped at 24 plies is a draw by its rules; with
+/// `--adjudicate` the side the search finds ahead wins, and a margin no
+/// position reaches changes nothing (but the run's fingerprint).
+#[test]
+fn adjudicate_decides_games_stopped_at_the_cap_by_the_search() {
+    let run = |name: &str, extra: &[&str]| {
+        let out = temp_file(name);
+        let args =
+            ["tune", "datagen", "--game", "hexdraughts", "--games", "8", "--max-plies", "24"];
+        let out_arg = ["--depth", "1", "--max-swing", "100000", "--out", out.to_str().unwrap()];
+        let all: Vec<&str> = [&args[..], &out_arg, extra].concat();
+        let output = igroteka(&all);
+        assert!(output.status.success(), "{}", stderr_of(&output));
+        (first_player_results(&out), std::fs::read_to_string(&out).unwrap())
+    };
+    let (drawn, plain) = run("adj-none.jsonl", &[]);
+    assert!(drawn.len() >= 6 && drawn.values().all(|&r| r == 0.5), "{drawn:?}");
+    let (decided, _) = run("adj-1.jsonl", &["--adjudicate", "1"]);
+    assert_eq!(decided.keys().collect::<Vec<_>>(), drawn.keys().collect::<Vec<_>>());
+    assert!(decided.values().filter(|&&r| r != 0.5).count() >= 4, "{decided:?}");
+    let (unreached, text) = run("adj-huge.jsonl", &["--adjudicate", "15000"]);
+    assert_eq!(unreached, drawn);
+    let fingerprint =
+        |text: &str| text.lines().next().unwrap().rsplit("\"run\":").next().unwrap().to_owned();
+    assert_ne!(fingerprint(&text), fingerprint(&plain));
+}
+
 #[test]
 fn shards_merge_into_the_unsharded_run_in_either_format() {
     let whole = temp_file("whole.jsonl");

@@ -40,11 +40,13 @@ pub(crate) enum OptionName {
     MaxPlies,
     Tablebase,
     MultiPv,
+    Evaluation,
+    EvalFile,
 }
 
 impl OptionName {
     /// Every option, in declaration order.
-    const ALL: [OptionName; 10] = [
+    const ALL: [OptionName; 12] = [
         OptionName::Game,
         OptionName::Variant,
         OptionName::Engine,
@@ -55,6 +57,8 @@ impl OptionName {
         OptionName::MaxPlies,
         OptionName::Tablebase,
         OptionName::MultiPv,
+        OptionName::Evaluation,
+        OptionName::EvalFile,
     ];
 
     /// The name as declared.
@@ -70,6 +74,8 @@ impl OptionName {
             OptionName::MaxPlies => MAX_PLIES.name,
             OptionName::Tablebase => "Tablebase",
             OptionName::MultiPv => MULTI_PV.name,
+            OptionName::Evaluation => "Evaluation",
+            OptionName::EvalFile => "EvalFile",
         }
     }
 
@@ -94,6 +100,8 @@ pub(crate) enum OptionError {
     Spin { name: &'static str, value: String, min: i64, max: i64 },
     /// A check option that is neither `true` nor `false`.
     Check { name: &'static str, value: String },
+    /// `Evaluation` is neither `classic` nor `learned`.
+    Evaluation(String),
 }
 
 impl fmt::Display for OptionError {
@@ -120,6 +128,9 @@ impl fmt::Display for OptionError {
             ),
             OptionError::Check { name, value } => {
                 write!(f, "{name}: bad value '{}' (true or false)", quote(value))
+            }
+            OptionError::Evaluation(value) => {
+                write!(f, "Evaluation: bad value '{}' (classic or learned)", quote(value))
             }
         }
     }
@@ -148,6 +159,28 @@ pub(crate) struct Options {
     pub(crate) tablebase: bool,
     /// Lines reported by alpha-beta (`MultiPV`).
     pub(crate) multi_pv: usize,
+    /// Alpha-beta's evaluation: the game's own or the learned one.
+    pub(crate) evaluation: Evaluation,
+}
+
+/// Which evaluation alpha-beta uses (`Evaluation`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Evaluation {
+    /// The game's hand-written evaluation.
+    Classic,
+    /// The learned pattern evaluation (the game's weights or `EvalFile`'s).
+    Learned,
+}
+
+impl Evaluation {
+    const ALL: [Evaluation; 2] = [Evaluation::Classic, Evaluation::Learned];
+
+    const fn name(self) -> &'static str {
+        match self {
+            Evaluation::Classic => "classic",
+            Evaluation::Learned => "learned",
+        }
+    }
 }
 
 /// What a successful `setoption` changed beyond the value itself.
@@ -159,6 +192,10 @@ pub(crate) enum Effect {
     NewGame,
     /// The ply cap changed.
     MaxPlies,
+    /// The evaluation changed: load the learned one if it is asked for.
+    Evaluation,
+    /// `EvalFile` was given this path (empty: the game's own weights).
+    EvalFile(String),
 }
 
 impl Options {
@@ -178,6 +215,7 @@ impl Options {
             max_plies: 0,
             tablebase: true,
             multi_pv: usize::try_from(MULTI_PV.default).unwrap_or(1),
+            evaluation: Evaluation::Classic,
         }
     }
 
@@ -196,7 +234,12 @@ impl Options {
     }
 
     /// The `option` lines of the answer to `ugi`.
-    pub(crate) fn declarations(&self, games: &[GameEntry]) -> Vec<OptionDecl> {
+    /// `eval_file` is `EvalFile`'s value (kept by the engine, not here).
+    pub(crate) fn declarations(
+        &self,
+        games: &[GameEntry],
+        eval_file: Option<&str>,
+    ) -> Vec<OptionDecl> {
         let mut variants: Vec<String> = Vec::new();
         for variant in games.iter().flat_map(|g| g.variants) {
             if !variants.iter().any(|v| v == variant) {
@@ -230,6 +273,15 @@ impl Options {
                 kind: OptionKind::Check { default: self.tablebase },
             },
             spin(&MULTI_PV, i64::try_from(self.multi_pv).unwrap_or(i64::MAX)),
+            combo(
+                "Evaluation",
+                self.evaluation.name(),
+                Evaluation::ALL.iter().map(|e| e.name().to_owned()).collect(),
+            ),
+            OptionDecl {
+                name: "EvalFile".to_owned(),
+                kind: OptionKind::String { default: eval_file.unwrap_or("<empty>").to_owned() },
+            },
         ]
     }
 
@@ -307,6 +359,17 @@ impl Options {
             OptionName::MultiPv => {
                 self.multi_pv = spin_value(&MULTI_PV, value)?;
                 Ok(Effect::None)
+            }
+            OptionName::Evaluation => {
+                self.evaluation = Evaluation::ALL
+                    .into_iter()
+                    .find(|e| e.name().eq_ignore_ascii_case(value))
+                    .ok_or_else(|| OptionError::Evaluation(value.to_owned()))?;
+                Ok(Effect::Evaluation)
+            }
+            OptionName::EvalFile => {
+                let path = if value == "<empty>" { "" } else { value };
+                Ok(Effect::EvalFile(path.to_owned()))
             }
         }
     }

@@ -2,16 +2,17 @@
 
 use std::io::{self, BufRead, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use board_core::{Player, Rng};
-use search::{EngineKind, GameEntry, Limits, Memory, SearchGame, Think, find_game};
+use search::{DynLearned, EngineKind, GameEntry, Limits, Memory, SearchGame, Think, find_game};
 
 use crate::error::{capped, quoting};
-use crate::options::{Effect, Options};
+use crate::options::{Effect, Evaluation, Options};
 use crate::referee::{Referee, p_name};
 use crate::view;
 use crate::{
@@ -161,7 +162,16 @@ struct Engine<W> {
     /// Whether the GUI spoke UCI (`uci` rather than `ugi`): proven results
     /// are then reported as UCI's `score mate N` (moves, negative when lost).
     uci: bool,
+    /// `EvalFile`: another weights file for the learned evaluation.
+    eval_file: Option<PathBuf>,
+    /// The learned evaluation last read: for which game and file, and the
+    /// weights or why they did not load.
+    learned: Option<(LearnedSource, Result<DynLearned, String>)>,
 }
+
+/// Where learned weights come from: a game, and a file or (`None`) the
+/// game's own.
+type LearnedSource = (&'static str, Option<PathBuf>);
 
 impl<W: Write + Send + 'static> Engine<W> {
     fn new(
@@ -181,10 +191,14 @@ impl<W: Write + Send + 'static> Engine<W> {
             .transpose()
             .map_err(|e| format!("Variant: {}", quoting(&e.to_string(), &e.variant)))?;
         let mut options = Options::new(game, variant);
+        let mut eval_file = None;
         for (name, value) in &settings.options {
-            options
+            let effect = options
                 .set(games, name, Some(value))
                 .map_err(|e| format!("option {name}={}: {e}", quoting(value, value)))?;
+            if let Effect::EvalFile(path) = effect {
+                eval_file = (!path.is_empty()).then(|| PathBuf::from(path));
+            }
         }
         if let Some(conflict) = options.conflict() {
             return Err(conflict);
@@ -201,6 +215,8 @@ impl<W: Write + Send + 'static> Engine<W> {
             search: None,
             memory: Arc::default(),
             uci: false,
+            eval_file,
+            learned: None,
         })
     }
 
@@ -263,6 +279,8 @@ impl<W: Write + Send + 'static> Engine<W> {
                         self.options_checked = false;
                         self.new_referee()
                     }
+                    Ok(Effect::Evaluation) => self.report_learned(),
+                    Ok(Effect::EvalFile(path)) => self.set_eval_file(&path),
                     Err(e) => self.out.error(e),
                 }
             }
@@ -297,7 +315,8 @@ impl<W: Write + Send + 'static> Engine<W> {
     fn identify(&self, ok: EngineMessage) -> io::Result<()> {
         self.out.send(&EngineMessage::IdName(self.settings.name.clone()))?;
         self.out.send(&EngineMessage::IdAuthor(self.settings.author.clone()))?;
-        for decl in self.options.declarations(self.games) {
+        let eval_file = self.eval_file.as_ref().map(|path| path.to_string_lossy());
+        for decl in self.options.declarations(self.games, eval_file.as_deref()) {
             self.out.send(&EngineMessage::Option(decl))?;
         }
         self.out.send(&ok)
@@ -368,6 +387,57 @@ impl<W: Write + Send + 'static> Engine<W> {
             }
         }
         Ok(())
+    }
+
+    /// `EvalFile`: the weights of `path` (empty: the game's own) from now
+    /// on, if they load for the game played; a file that does not is
+    /// refused in one line, and the previous weights stay.
+    fn set_eval_file(&mut self, path: &str) -> io::Result<()> {
+        let file = (!path.is_empty()).then(|| PathBuf::from(path));
+        if let Some(file) = &file {
+            let loaded = std::fs::read(file).map_err(|e| e.to_string()).and_then(|bytes| {
+                self.referee.position().learned(Some(&bytes)).map_err(|e| e.to_string())
+            });
+            if let Err(e) = loaded {
+                return self.out.error(format!("EvalFile: {}: {e}", file.display()));
+            }
+        }
+        self.eval_file = file;
+        self.report_learned()
+    }
+
+    /// Reads the learned evaluation now if `Evaluation` asks for it, and
+    /// reports weights that do not load (the classic evaluation is used).
+    fn report_learned(&mut self) -> io::Result<()> {
+        match self.learned_evaluation() {
+            Some(Err(e)) => self.out.error(format!("Evaluation: {e}; searching with classic")),
+            _ => Ok(()),
+        }
+    }
+
+    /// The learned evaluation when `Evaluation` is `learned` (`None`:
+    /// classic): the game's weights or `EvalFile`'s, read once per game and
+    /// file.
+    fn learned_evaluation(&mut self) -> Option<Result<DynLearned, String>> {
+        if self.options.evaluation == Evaluation::Classic {
+            return None;
+        }
+        let source = (self.options.game.name, self.eval_file.clone());
+        if self.learned.as_ref().is_none_or(|(kept, _)| *kept != source) {
+            let loaded = match &source.1 {
+                Some(path) => std::fs::read(path)
+                    .map_err(|e| format!("{}: {e}", path.display()))
+                    .and_then(|bytes| {
+                        self.referee
+                            .position()
+                            .learned(Some(&bytes))
+                            .map_err(|e| format!("{}: {e}", path.display()))
+                    }),
+                None => self.referee.position().learned(None).map_err(|e| e.to_string()),
+            };
+            self.learned = Some((source, loaded));
+        }
+        self.learned.as_ref().map(|(_, loaded)| loaded.clone())
     }
 
     /// Gives `memory` the game's endgame table when the engine plays from
@@ -450,12 +520,14 @@ impl<W: Write + Send + 'static> Engine<W> {
         let thread_silent = Arc::clone(&silent);
         let out = self.out.clone();
         let uci = self.uci;
+        let learned = self.learned_evaluation().and_then(Result::ok);
         if let Ok(mut memory) = self.memory.try_lock() {
             self.endgame_table(&mut memory);
         }
         let memory = Arc::clone(&self.memory);
         let spawned = thread::Builder::new().name("igroteka-search".to_owned()).spawn(move || {
             let mut memory = memory.lock().unwrap_or_else(PoisonError::into_inner);
+            memory.set_learned(learned);
             let flags = Flags { stop: &thread_stop, silent: &thread_silent, infinite, uci };
             search_thread(position.as_ref(), &think, &mut memory, &flags, &out);
         });
@@ -568,6 +640,8 @@ impl<W: Write + Send + 'static> Engine<W> {
         // One table for every position, emptied before each search; the
         // time and nps are the searches' own.
         let mut memory = Memory::default();
+        // With the evaluation the engine plays with (`Evaluation`).
+        memory.set_learned(self.learned_evaluation().and_then(Result::ok));
         let mut searching = Duration::ZERO;
         let (mut total, mut depths, mut searched) = (0, 0_u64, 0_u32);
         for (i, position) in positions.iter().enumerate() {

@@ -146,6 +146,8 @@ fn ugi_identifies_and_declares_every_option() {
         "option name MaxPlies type spin default 0 min 0 max 1000000",
         "option name Tablebase type check default true",
         "option name MultiPV type spin default 1 min 1 max 64",
+        "option name Evaluation type combo default classic var classic var learned",
+        "option name EvalFile type string default <empty>",
     ];
     let mut expected = vec!["id name Test Engine", "id author Tester"];
     expected.extend(options);
@@ -521,6 +523,45 @@ fn multipv_takes_1_to_64_lines_and_says_what_is_wrong() {
     );
 }
 
+/// `Evaluation learned` for a game without learned weights, a bad value,
+/// and an `EvalFile` that cannot be read or is no weights file: one line
+/// each, and the search goes on with the classic evaluation.
+#[test]
+fn a_learned_evaluation_that_does_not_load_is_refused_in_one_line() {
+    let dir = std::env::temp_dir().join(format!("igroteka-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let garbage = dir.join("garbage.weights");
+    std::fs::write(&garbage, b"IGRODATA not weights").unwrap();
+    let missing = dir.join("missing.weights");
+    let lines = run(&format!(
+        "setoption name Evaluation value deep\nsetoption name Evaluation value learned\n\
+         setoption name EvalFile value {}\nsetoption name EvalFile value {}\n\
+         go depth 2\n",
+        missing.display(),
+        garbage.display()
+    ));
+    let answers = answers(&lines);
+    assert_eq!(answers[0], "info string error: Evaluation: bad value 'deep' (classic or learned)");
+    assert_eq!(
+        answers[1],
+        "info string error: Evaluation: tictactoe has no learned evaluation; searching with classic"
+    );
+    assert!(
+        answers[2].starts_with(&format!("info string error: EvalFile: {}: ", missing.display())),
+        "{}",
+        answers[2]
+    );
+    assert_eq!(
+        answers[3],
+        format!(
+            "info string error: EvalFile: {}: not a weights file (it does not start with IGROEVAL)",
+            garbage.display()
+        )
+    );
+    assert!(answers[4].starts_with("bestmove "), "{answers:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn options_are_case_insensitive_and_bad_ones_change_nothing() {
     let lines = run("setoption name HASH value 2\nsetoption name hash value 0\n\
@@ -534,7 +575,7 @@ fn options_are_case_insensitive_and_bad_ones_change_nothing() {
             "info string error: Hash: bad value '0' (expected an integer from 1 to 1024)",
             "info string error: Hash: bad value 'lots' (expected an integer from 1 to 1024)",
             "info string error: unknown option 'Ponder' (options: Game, Variant, Engine, Hash, \
-             Threads, Seed, MoveOverhead, MaxPlies, Tablebase, MultiPV)",
+             Threads, Seed, MoveOverhead, MaxPlies, Tablebase, MultiPV, Evaluation, EvalFile)",
             "info string error: Engine: unknown engine 'deep' (engines: alphabeta, mcts, random)",
             "info string error: Threads: bad value '0' (expected an integer from 1 to 256)",
             "id name Test Engine",

@@ -378,6 +378,28 @@ pub trait Evaluate: Game {
     fn features(&self, _out: &mut [i32]) -> Valuation {
         Valuation::Fixed(self.evaluate())
     }
+
+    /// The pattern indices a position has for a learned evaluation
+    /// ([`crate::learned`]), at most [`MAX_PATTERNS`](crate::learned::MAX_PATTERNS);
+    /// 0: the game has no pattern layout.
+    const PATTERNS: usize = 0;
+
+    /// Every pattern index is below this: the size of the pattern weights'
+    /// table.
+    const PATTERN_BOUND: usize = 0;
+
+    /// The pattern layout in words; its hash
+    /// ([`layout_hash`](crate::learned::layout_hash)) tells weights of
+    /// another layout apart.
+    const PATTERN_LAYOUT: &'static str = "";
+
+    /// The weights file the game ships for its learned evaluation (the
+    /// bytes of `IGROEVAL` file), or nothing.
+    const LEARNED_WEIGHTS: &'static [u8] = &[];
+
+    /// Writes the position's [`PATTERNS`](Evaluate::PATTERNS) pattern
+    /// indices (side to move's view) into `out`, which holds that many.
+    fn pattern_indices(&self, _out: &mut [u32]) {}
 }
 
 /// Exact values of a game's positions at perfect play, looked up: an

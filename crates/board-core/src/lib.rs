@@ -95,6 +95,7 @@ mod score;
 mod variant;
 
 pub mod coords;
+pub mod learned;
 pub mod perft;
 #[cfg(feature = "testkit")]
 pub mod testkit;

@@ -64,6 +64,15 @@ impl Evaluate for Position {
         Valuation::Weighted
     }
 
+    const PATTERNS: usize = crate::patterns::PATTERNS;
+    const PATTERN_BOUND: usize = crate::patterns::INDEX_BOUND;
+    const PATTERN_LAYOUT: &'static str = crate::patterns::LAYOUT;
+    const LEARNED_WEIGHTS: &'static [u8] = include_bytes!("../data/learned.weights");
+
+    fn pattern_indices(&self, out: &mut [u32]) {
+        crate::patterns::indices(self, out);
+    }
+
     /// Captures first (the more pieces the better), then moves that promote.
     fn move_priority(&self, mv: Move) -> i32 {
         100 * mv.capture_count() as i32 + if self.promotes(mv) { 50 } else { 0 }

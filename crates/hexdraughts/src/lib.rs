@@ -125,6 +125,7 @@ mod board;
 mod eval;
 mod movegen;
 mod moves;
+mod patterns;
 mod picture;
 mod position;
 mod resolve;

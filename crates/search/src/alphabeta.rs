@@ -5,9 +5,11 @@
 //! [`Evaluate`] implementation.
 
 use std::fmt;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
+use board_core::learned::Learned;
 use board_core::{Evaluate, Game, Outcome};
 
 use crate::limits::{Clock, Info, Limits, Score};
@@ -91,6 +93,7 @@ pub struct AlphaBeta<G: Game> {
     shortfall: Option<ThreadShortfall>,
     pruning: Pruning,
     lines: usize,
+    learned: Option<Arc<Learned<G>>>,
     game: std::marker::PhantomData<fn() -> G>,
 }
 
@@ -104,6 +107,7 @@ impl<G: Evaluate> AlphaBeta<G> {
             shortfall: None,
             pruning: Pruning::ALL,
             lines: 1,
+            learned: None,
             game: std::marker::PhantomData,
         }
     }
@@ -131,6 +135,22 @@ impl<G: Evaluate> AlphaBeta<G> {
     /// the one-line search, node for node, and its infos carry no `multipv`.
     pub fn set_multi_pv(&mut self, lines: usize) {
         self.lines = lines.max(1);
+    }
+
+    /// Values positions by `learned` weights from now on, or by the game's
+    /// own evaluation ([`Evaluate::evaluate`]) with `None` (the default). A
+    /// change of evaluation empties the table, whose values were the other
+    /// evaluation's.
+    pub fn set_learned(&mut self, learned: Option<Arc<Learned<G>>>) {
+        let same = match (&self.learned, &learned) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.table.clear();
+        }
+        self.learned = learned;
     }
 
     /// The threads the last search could not start (a thread or memory
@@ -172,7 +192,14 @@ impl<G: Evaluate> AlphaBeta<G> {
         self.table.new_search();
         let helper_nodes = AtomicU64::new(0);
         let clock = Clock::new(limits, stop, NODE_BATCH);
-        let mut main = Thread::new(&self.table, self.pruning, clock, None, limits.plies_left);
+        let mut main = Thread::new(
+            &self.table,
+            self.learned.as_deref(),
+            self.pruning,
+            clock,
+            None,
+            limits.plies_left,
+        );
         let mut info = Info {
             depth: 0,
             seldepth: 0,
@@ -190,7 +217,8 @@ impl<G: Evaluate> AlphaBeta<G> {
         let mut shortfall = None;
         let best = std::thread::scope(|scope| {
             for id in 1..self.threads {
-                let (table, pruning) = (&self.table, self.pruning);
+                let (table, pruning, learned) =
+                    (&self.table, self.pruning, self.learned.as_deref());
                 let (helpers_stop, helper_nodes) = (&helpers_stop, &helper_nodes);
                 let mut moves = root_moves.clone();
                 moves.rotate_left(id % root_moves.len());
@@ -198,8 +226,14 @@ impl<G: Evaluate> AlphaBeta<G> {
                 // stacks of the helpers started take what is left, and a
                 // helper could not allocate its buffers (an abort).
                 let clock = Clock::new(Limits::default(), helpers_stop, NODE_BATCH);
-                let mut helper =
-                    Thread::new(table, pruning, clock, Some(helper_nodes), limits.plies_left);
+                let mut helper = Thread::new(
+                    table,
+                    learned,
+                    pruning,
+                    clock,
+                    Some(helper_nodes),
+                    limits.plies_left,
+                );
                 let builder = std::thread::Builder::new().name("igroteka-helper".to_owned());
                 let spawned = builder.spawn_scoped(scope, move || {
                     // Odd helpers run a ply ahead of the main thread.
@@ -309,6 +343,8 @@ impl<M> Default for Ply<M> {
 /// What one thread of a search owns.
 struct Thread<'a, G: Game> {
     table: &'a Table,
+    /// The learned evaluation, if the search uses one.
+    learned: Option<&'a Learned<G>>,
     pruning: Pruning,
     clock: Clock<'a>,
     plies: Vec<Ply<G::Move>>,
@@ -325,6 +361,7 @@ struct Thread<'a, G: Game> {
 impl<'a, G: Evaluate> Thread<'a, G> {
     fn new(
         table: &'a Table,
+        learned: Option<&'a Learned<G>>,
         pruning: Pruning,
         clock: Clock<'a>,
         tally: Option<&'a AtomicU64>,
@@ -333,6 +370,7 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         Thread {
             cap: cap.unwrap_or(u32::MAX),
             table,
+            learned,
             pruning,
             clock,
             plies: Vec::new(),
@@ -613,6 +651,16 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         buffers.quiets = quiets;
     }
 
+    /// The static evaluation (the learned one, if any), kept below proven
+    /// values.
+    fn evaluate(&self, pos: &G) -> i32 {
+        let value = match self.learned {
+            Some(learned) => learned.evaluate(pos),
+            None => pos.evaluate(),
+        };
+        value.clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
+    }
+
     /// Past the horizon: the evaluation, or better a tactical move. When
     /// every move is tactical (a compulsory capture) the side to move cannot
     /// stand on the evaluation and all are searched.
@@ -624,7 +672,7 @@ impl<'a, G: Evaluate> Thread<'a, G> {
             return capped_score(pos, ply);
         }
         if qply >= self.pruning.quiescence_plies {
-            return terminal_score(pos, ply).unwrap_or_else(|| evaluate(pos));
+            return terminal_score(pos, ply).unwrap_or_else(|| self.evaluate(pos));
         }
         // The table (where the game asks for it), under a key of its own for
         // each number of quiescence plies left (each is another tree).
@@ -644,7 +692,7 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         let forced = pos.generate_tactical_forced(&mut moves);
         if moves.is_empty() {
             self.plies[level].moves = moves;
-            return terminal_score(pos, ply).unwrap_or_else(|| evaluate(pos));
+            return terminal_score(pos, ply).unwrap_or_else(|| self.evaluate(pos));
         }
         let mut keys = std::mem::take(&mut self.plies[level].keys);
         keys.clear();
@@ -656,7 +704,7 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         let mut best = -INFINITY;
         let mut best_move = None;
         if !forced {
-            best = evaluate(pos);
+            best = self.evaluate(pos);
             alpha = alpha.max(best);
         }
         while alpha < beta {
@@ -755,11 +803,6 @@ fn bound_of(value: i32, alpha: i32, beta: i32) -> Bound {
 /// quiescence to go, so that its table entries meet only nodes with as many.
 fn quiescence_salt(plies_left: u32) -> u64 {
     u64::from(plies_left + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-}
-
-/// The static evaluation, kept below proven values.
-fn evaluate<G: Evaluate>(pos: &G) -> i32 {
-    pos.evaluate().clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
 }
 
 /// The value of a finished position for the side to move, found `ply` plies

@@ -15,6 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use board_core::learned::{Learned, WeightsError};
 use board_core::{
     ByPlayer, Describe, DynGame, EndgameTable, Evaluate, Game, PositionError, Proven, Rng,
     UnknownGame, UnknownVariant, Valuation, Variant,
@@ -129,7 +130,41 @@ pub struct Memory {
     table: Option<(usize, Box<dyn Table>)>,
     tree: Option<Box<dyn Table>>,
     endgame: Option<DynTable>,
+    learned: Option<DynLearned>,
     shortfall: Option<ThreadShortfall>,
+}
+
+/// A learned evaluation of some game ([`Learned`]) behind the dynamic layer:
+/// weights an engine reads once ([`SearchGame::learned`]) and puts into its
+/// [`Memory`]. Cheap to clone (shared).
+#[derive(Clone)]
+pub struct DynLearned {
+    game: &'static str,
+    /// An `Arc<Learned<G>>` of the game `G` named `game`.
+    learned: Arc<dyn Any + Send + Sync>,
+}
+
+impl DynLearned {
+    /// Wraps `learned`, weights of game `G`.
+    pub fn new<G: Evaluate>(learned: Learned<G>) -> Self {
+        DynLearned { game: G::NAME, learned: Arc::new(Arc::new(learned)) }
+    }
+
+    /// The name of the weights' game.
+    pub fn game(&self) -> &'static str {
+        self.game
+    }
+
+    /// The weights, if they are game `G`'s.
+    pub fn get<G: Evaluate>(&self) -> Option<Arc<Learned<G>>> {
+        self.learned.downcast_ref::<Arc<Learned<G>>>().cloned()
+    }
+}
+
+impl fmt::Debug for DynLearned {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DynLearned").field("game", &self.game).finish_non_exhaustive()
+    }
 }
 
 /// An endgame table of some game ([`EndgameTable`]) behind the dynamic
@@ -205,6 +240,18 @@ impl Memory {
         self.endgame = table;
     }
 
+    /// Makes alpha-beta value positions by `learned` weights (or by the
+    /// game's own evaluation with `None`, the default). Weights of another
+    /// game than the one searched are not used.
+    pub fn set_learned(&mut self, learned: Option<DynLearned>) {
+        self.learned = learned;
+    }
+
+    /// The learned evaluation the searches use, if any.
+    pub fn learned(&self) -> Option<&DynLearned> {
+        self.learned.as_ref()
+    }
+
     /// The threads the last search could not start, if any (it searched with
     /// those that started).
     pub fn thread_shortfall(&self) -> Option<&ThreadShortfall> {
@@ -270,6 +317,7 @@ impl fmt::Debug for Memory {
         f.debug_struct("Memory")
             .field("hash_mb", &self.table.as_ref().map(|(mb, _)| mb))
             .field("endgame", &self.endgame)
+            .field("learned", &self.learned)
             .finish()
     }
 }
@@ -308,6 +356,26 @@ pub trait SearchGame: DynGame {
     /// another game's or does not hold the position. What a referee asks to
     /// adjudicate a game by the table, whatever the game.
     fn probe_table(&self, table: &DynTable) -> Option<Proven>;
+
+    /// The game's pattern layout ([`Evaluate::PATTERNS`],
+    /// [`Evaluate::PATTERN_BOUND`], [`Evaluate::PATTERN_LAYOUT`]): 0
+    /// patterns when it has none.
+    fn pattern_layout(&self) -> (usize, usize, &'static str);
+
+    /// The position's pattern indices in `out` (resized to one per pattern).
+    fn pattern_indices_into(&self, out: &mut Vec<u32>);
+
+    /// The game's learned evaluation: the weights of the weights file
+    /// `bytes`, or the ones the game ships with `None`.
+    ///
+    /// # Errors
+    /// [`WeightsError`]: no weights for this game, or a file that is not
+    /// one of its weights files.
+    fn learned(&self, bytes: Option<&[u8]>) -> Result<DynLearned, WeightsError>;
+
+    /// The position's value by `learned` (side to move's view), or `None`
+    /// when they are another game's weights.
+    fn learned_value(&self, learned: &DynLearned) -> Option<i32>;
 }
 
 impl<G: Evaluate + Describe> SearchGame for G {
@@ -338,7 +406,9 @@ impl<G: Evaluate + Describe> SearchGame for G {
         let (best, info) = match (from_table, think.engine) {
             (Some((best, info)), _) => (Some(best), info),
             (None, EngineKind::AlphaBeta) => {
+                let learned = memory.learned.as_ref().and_then(DynLearned::get::<G>);
                 let searcher = memory.alphabeta::<G>(think.hash_mb);
+                searcher.set_learned(learned);
                 searcher.set_threads(think.threads);
                 searcher.set_multi_pv(think.multi_pv);
                 let found = searcher.search_among(self, allowed, think.limits, stop, &mut forward);
@@ -396,6 +466,28 @@ impl<G: Evaluate + Describe> SearchGame for G {
 
     fn probe_table(&self, table: &DynTable) -> Option<Proven> {
         table.get::<G>()?.probe(self)
+    }
+
+    fn pattern_layout(&self) -> (usize, usize, &'static str) {
+        (G::PATTERNS, G::PATTERN_BOUND, G::PATTERN_LAYOUT)
+    }
+
+    fn pattern_indices_into(&self, out: &mut Vec<u32>) {
+        out.clear();
+        out.resize(G::PATTERNS, 0);
+        self.pattern_indices(out);
+    }
+
+    fn learned(&self, bytes: Option<&[u8]>) -> Result<DynLearned, WeightsError> {
+        let learned = match bytes {
+            Some(bytes) => Learned::<G>::from_bytes(bytes)?,
+            None => Learned::<G>::shipped()?,
+        };
+        Ok(DynLearned::new(learned))
+    }
+
+    fn learned_value(&self, learned: &DynLearned) -> Option<i32> {
+        Some(learned.get::<G>()?.evaluate(self))
     }
 }
 

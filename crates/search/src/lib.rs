@@ -27,7 +27,8 @@ mod table;
 
 pub use alphabeta::{AlphaBeta, MAX_DEPTH, Pruning, QUIESCENCE_PLIES, ThreadShortfall};
 pub use dynamic::{
-    DynTable, EngineKind, GameEntry, Memory, SearchGame, Think, UnknownEngine, find_game,
+    DynLearned, DynTable, EngineKind, GameEntry, Memory, SearchGame, Think, UnknownEngine,
+    find_game,
 };
 pub use limits::{Info, Limits, Score};
 pub use mcts::{DEFAULT_TREE_MB, EVAL_SCALE, EVALUATED_PLAYOUT_CAP, ITERATIONS_PER_DEPTH, Mcts};

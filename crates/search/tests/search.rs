@@ -200,9 +200,9 @@ fn mcts_reads_a_depth_limit_as_an_iteration_budget() {
 fn prepare_fills_the_memory_before_the_first_search() {
     let p: Box<dyn SearchGame> = Box::new(TicTacToe::default());
     let mut memory = Memory::default();
-    assert_eq!(format!("{memory:?}"), "Memory { hash_mb: None, endgame: None }");
+    assert_eq!(format!("{memory:?}"), "Memory { hash_mb: None, endgame: None, learned: None }");
     p.prepare(&mut memory, 2);
-    assert_eq!(format!("{memory:?}"), "Memory { hash_mb: Some(2), endgame: None }");
+    assert_eq!(format!("{memory:?}"), "Memory { hash_mb: Some(2), endgame: None, learned: None }");
     let think = Think { limits: Limits::depth(4), hash_mb: 2, ..Think::default() };
     let (_, first) = p.think(&think, &mut memory, &AtomicBool::new(false), &mut |_| {});
     let (_, fresh) = p.think(&think, &mut Memory::default(), &AtomicBool::new(false), &mut |_| {});

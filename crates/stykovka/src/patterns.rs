@@ -43,17 +43,10 @@ pub const LAYOUT: &str = "stykovka patterns v1: 3x3 windows a1..f6, digits empty
                           base 3 (a window's first cell lowest), 6 classes under the 8 \
                           symmetries, diagonal windows read in the smaller orientation";
 
-/// A 64-bit FNV-1a hash of [`LAYOUT`].
+/// A 64-bit FNV-1a hash of [`LAYOUT`]
+/// ([`board_core::learned::layout_hash`]).
 pub const fn layout_hash() -> u64 {
-    let bytes = LAYOUT.as_bytes();
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut i = 0;
-    while i < bytes.len() {
-        hash ^= bytes[i] as u64;
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-        i += 1;
-    }
-    hash
+    board_core::learned::layout_hash(LAYOUT)
 }
 
 /// Symmetry `g` (0..8: bit 0 mirrors files, bit 1 mirrors ranks, bit 2
@@ -159,7 +152,7 @@ fn read(own: u64, enemy: u64, squares: &[u8; CELLS]) -> u32 {
 /// Writes the pattern index of each of the position's 36 windows, side to
 /// move's view (each below [`INDEX_BOUND`]: `class * CONTENTS + contents`),
 /// in window order (`a1`'s window first, then along the rank). No allocation.
-pub fn indices(pos: &Position, out: &mut [u32; PATTERNS]) {
+pub fn indices(pos: &Position, out: &mut [u32]) {
     let (own, enemy) = pos.own_and_enemy();
     for (slot, window) in out.iter_mut().zip(&WINDOWS) {
         let index = read(own, enemy, &window.squares[0]).min(read(own, enemy, &window.squares[1]));

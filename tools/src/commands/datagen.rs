@@ -84,6 +84,11 @@ pub struct DatagenArgs {
     /// Ply cap of a self-play game (default: the game's own).
     #[arg(long)]
     max_plies: Option<u32>,
+    /// A self-play game the ply cap stops is won by the side the search
+    /// finds at least this many centipawns ahead in its last position (a
+    /// draw otherwise; without the flag, the game's own adjudication).
+    #[arg(long, value_name = "CP")]
+    adjudicate: Option<i32>,
     /// Games played at once (default: the number of cores).
     #[arg(long)]
     concurrency: Option<usize>,
@@ -563,6 +568,11 @@ pub fn datagen(args: &DatagenArgs) -> anyhow::Result<()> {
         args.max_swing,
         args.max_plies.map_or("default".to_owned(), |p| p.to_string()),
     );
+    // Only when given, so that the runs before the flag keep their fingerprints.
+    let settings = match args.adjudicate {
+        Some(cp) => format!("{settings} adjudicate={cp}"),
+        None => settings,
+    };
     let run = fingerprint(&settings);
     let ids: Vec<u64> =
         (0..total).filter(|id| shard.is_none_or(|s| id % s.count == s.index - 1)).collect();
@@ -751,7 +761,37 @@ fn self_play(
         Some(outcome) => outcome,
         None => unreachable!("the loop ends at the end"),
     };
-    Ok(GamePositions { quiet, first_points: first_points(&outcome) })
+    let mut first = first_points(&outcome);
+    if let Some(margin) = args.adjudicate
+        && outcome.winner.is_none()
+        && game.plies_left() == Some(0)
+    {
+        first = adjudicate(game.position(), &plan.think, memory, margin).unwrap_or(first);
+    }
+    Ok(GamePositions { quiet, first_points: first })
+}
+
+/// The first player's points of a game stopped at the ply cap in `pos`, by
+/// a search of it (without the cap): 1 or 0 when the search finds a side
+/// `margin` centipawns ahead or a proven result, `None` otherwise.
+fn adjudicate(
+    pos: &dyn SearchGame,
+    think: &Think,
+    memory: &mut Memory,
+    margin: i32,
+) -> Option<f64> {
+    let mut think = think.clone();
+    think.limits.plies_left = None;
+    memory.clear();
+    let (_, info) = pos.think(&think, memory, &AtomicBool::new(false), &mut |_| {});
+    let mover_wins = match info.score {
+        Score::Cp(cp) if cp >= margin => true,
+        Score::Cp(cp) if cp <= -margin => false,
+        Score::Cp(_) => return None,
+        Score::Win(_) => true,
+        Score::Loss(_) => false,
+    };
+    Some(if mover_wins == (pos.side_to_move() == Player::First) { 1.0 } else { 0.0 })
 }
 
 /// The quiet positions after the opening of an arena game; `None` for games

@@ -2,7 +2,8 @@
 //! output by logistic regression (docs/tuning.md, "Training").
 //!
 //! The value of a position, side to move's view, in centipawns: the sum of
-//! one weight per pattern index of the position (`stykovka::patterns`) plus
+//! one weight per pattern index of the position (the game's
+//! `Evaluate::pattern_indices`: stykovka, hexdraughts) plus
 //! the hand evaluation's features times their (trained) weights. The
 //! prediction `sigmoid(value / K)` is fitted to `λ · result + (1 − λ) ·
 //! sigmoid(score / K)` by cross-entropy with L2 on the pattern weights,
@@ -13,10 +14,10 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use board_core::{Evaluate, Game, Rng, Valuation, dot};
+use board_core::learned::{WeightsFile, layout_hash};
+use board_core::{Rng, Valuation, dot};
 use clap::Args;
-use serde::{Deserialize, Serialize};
-use stykovka::patterns::{self, INDEX_BOUND, PATTERNS};
+use search::GameEntry;
 
 use super::datagen::{self, Sample};
 use super::tune::{for_each_line, minimise_scale, open, parse_json};
@@ -24,7 +25,7 @@ use super::tune::{for_each_line, minimise_scale, open, parse_json};
 /// The flags of `tune train`.
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// The game (stykovka, the one with a pattern layout so far).
+    /// The game (one with a pattern layout: hexdraughts, stykovka).
     #[arg(long, short)]
     game: String,
     /// Files written by `tune datagen` or `tune merge` (JSON lines or
@@ -59,77 +60,13 @@ pub struct TrainArgs {
     batch: usize,
 }
 
-/// The first bytes of a weights file, then its version (u32 little-endian).
-pub const WEIGHTS_MAGIC: &[u8; 8] = b"IGROEVAL";
-/// The weights file's version.
-pub const WEIGHTS_VERSION: u32 = 1;
-
-/// A weights file's body (postcard, after the magic and the version).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Weights {
-    /// The game's name.
-    pub game: String,
-    /// The hash of the pattern layout the weights are for.
-    pub layout: u64,
-    /// The scale `K` of `sigmoid(value / K)` they were trained with.
-    pub k: f32,
-    /// One weight per pattern index, centipawns.
-    pub patterns: Vec<f32>,
-    /// One weight per hand-written feature, centipawns.
-    pub features: Vec<f32>,
-}
-
-impl Weights {
-    /// The file's bytes: magic, version, postcard.
-    pub fn to_bytes(&self) -> anyhow::Result<Vec<u8>> {
-        let mut out = WEIGHTS_MAGIC.to_vec();
-        out.extend_from_slice(&WEIGHTS_VERSION.to_le_bytes());
-        out.extend(postcard::to_allocvec(self).context("encoding the weights")?);
-        Ok(out)
-    }
-
-    /// Reads a weights file's bytes for `game` with pattern layout `layout`
-    /// and the given table sizes; anything else is refused in one line.
-    pub fn from_bytes(
-        bytes: &[u8],
-        game: &str,
-        layout: u64,
-        sizes: (usize, usize),
-    ) -> anyhow::Result<Weights> {
-        let Some(rest) = bytes.strip_prefix(WEIGHTS_MAGIC) else {
-            bail!("not a weights file (it does not start with IGROEVAL)");
-        };
-        let version = rest.get(..4).map(|v| u32::from_le_bytes([v[0], v[1], v[2], v[3]]));
-        if version != Some(WEIGHTS_VERSION) {
-            bail!("weights file version {version:?}, this build reads {WEIGHTS_VERSION}");
-        }
-        let weights: Weights = postcard::from_bytes(&rest[4..])
-            .map_err(|e| anyhow::anyhow!("the weights do not decode ({e})"))?;
-        if !weights.game.eq_ignore_ascii_case(game) {
-            bail!("weights for {}, not {game}", weights.game);
-        }
-        if weights.layout != layout {
-            bail!(
-                "weights for pattern layout {:016x}, this build has {layout:016x}",
-                weights.layout
-            );
-        }
-        if (weights.patterns.len(), weights.features.len()) != sizes {
-            bail!(
-                "{} pattern and {} feature weights, expected {} and {}",
-                weights.patterns.len(),
-                weights.features.len(),
-                sizes.0,
-                sizes.1
-            );
-        }
-        Ok(weights)
-    }
-}
-
 /// Training positions: pattern indices, hand features, target, hand value.
 #[derive(Default)]
 struct Rows {
+    /// Pattern indices a position (the game's `PATTERNS`).
+    width: usize,
+    /// Features a position.
+    feature_width: usize,
     patterns: Vec<u32>,
     features: Vec<f64>,
     /// The game's result for the side to move.
@@ -148,11 +85,11 @@ impl Rows {
     }
 
     fn patterns(&self, i: usize) -> &[u32] {
-        &self.patterns[i * PATTERNS..(i + 1) * PATTERNS]
+        &self.patterns[i * self.width..(i + 1) * self.width]
     }
 
     fn features(&self, i: usize) -> &[f64] {
-        let width = stykovka::Position::FEATURE_NAMES.len();
+        let width = self.feature_width;
         &self.features[i * width..(i + 1) * width]
     }
 }
@@ -213,6 +150,8 @@ fn split(keys: &[(String, u64)], seed: u64, share: f64) -> (Vec<usize>, Vec<usiz
 
 /// The model being trained, with Adam's moments.
 struct Model {
+    /// The pattern weights come first, this many.
+    bound: usize,
     weights: Vec<f64>,
     m: Vec<f64>,
     v: Vec<f64>,
@@ -220,17 +159,17 @@ struct Model {
 }
 
 impl Model {
-    /// Pattern weights zero, then the hand features' weights.
-    fn new(hand: &[i32]) -> Model {
-        let mut weights = vec![0.0; INDEX_BOUND];
+    /// `bound` pattern weights zero, then the hand features' weights.
+    fn new(bound: usize, hand: &[i32]) -> Model {
+        let mut weights = vec![0.0; bound];
         weights.extend(hand.iter().map(|&w| f64::from(w)));
         let n = weights.len();
-        Model { weights, m: vec![0.0; n], v: vec![0.0; n], steps: 0 }
+        Model { bound, weights, m: vec![0.0; n], v: vec![0.0; n], steps: 0 }
     }
 
     fn value(&self, rows: &Rows, i: usize) -> f64 {
         let sum: f64 = rows.patterns(i).iter().map(|&p| self.weights[p as usize]).sum();
-        let dense = &self.weights[INDEX_BOUND..];
+        let dense = &self.weights[self.bound..];
         sum + dense.iter().zip(rows.features(i)).map(|(w, f)| w * f).sum::<f64>()
     }
 
@@ -257,7 +196,7 @@ impl Model {
         touched: &mut Vec<usize>,
     ) {
         touched.clear();
-        touched.extend(INDEX_BOUND..self.weights.len());
+        touched.extend(self.bound..self.weights.len());
         let scale = 1.0 / batch.len() as f64;
         for &i in batch {
             let t = target(rows, i, settings.lambda, settings.k);
@@ -277,7 +216,7 @@ impl Model {
                     grad[p] = f64::MIN_POSITIVE;
                 }
             }
-            for (d, f) in grad[INDEX_BOUND..].iter_mut().zip(rows.features(i)) {
+            for (d, f) in grad[self.bound..].iter_mut().zip(rows.features(i)) {
                 *d += g * f;
             }
         }
@@ -285,11 +224,8 @@ impl Model {
         let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
         let (c1, c2) = (1.0 - b1.powi(self.steps), 1.0 - b2.powi(self.steps));
         for &p in touched.iter() {
-            let l2 = if p < INDEX_BOUND {
-                2.0 * settings.l2 * self.weights[p] / settings.k
-            } else {
-                0.0
-            };
+            let l2 =
+                if p < self.bound { 2.0 * settings.l2 * self.weights[p] / settings.k } else { 0.0 };
             let g = grad[p] + l2;
             grad[p] = 0.0;
             self.m[p] = b1 * self.m[p] + (1.0 - b1) * g;
@@ -333,17 +269,20 @@ struct Settings {
     lr: f64,
 }
 
-/// Reads every position of `paths` into rows, with each row's game key
-/// `(run, id)`; positions the game decides outright are counted, not kept.
-fn read_rows(paths: &[PathBuf]) -> anyhow::Result<(Rows, usize)> {
-    let mut rows = Rows::default();
+/// Reads every position of `paths` (of `entry`'s game) into rows, with
+/// each row's game key `(run, id)`; positions the game decides outright are
+/// counted, not kept.
+fn read_rows(entry: &GameEntry, paths: &[PathBuf]) -> anyhow::Result<(Rows, usize)> {
+    let probe = entry.start(entry.default_variant())?;
+    let (names, hand_weights) = probe.evaluation_terms();
+    let mut rows =
+        Rows { width: probe.pattern_layout().0, feature_width: names.len(), ..Rows::default() };
     let mut fixed = 0;
-    let mut features = vec![0; stykovka::Position::FEATURE_NAMES.len()];
-    let mut indices = [0; PATTERNS];
+    let (mut features, mut indices) = (Vec::new(), Vec::new());
     for path in paths {
         let mut add = |sample: &Sample| -> anyhow::Result<()> {
-            if !sample.game.eq_ignore_ascii_case("stykovka") {
-                bail!("a position of {}, not stykovka", sample.game);
+            if !sample.game.eq_ignore_ascii_case(entry.name) {
+                bail!("a position of {}, not {}", sample.game, entry.name);
             }
             if !(0.0..=1.0).contains(&sample.result) {
                 bail!("result {} is not between 0 and 1", sample.result);
@@ -353,17 +292,16 @@ fn read_rows(paths: &[PathBuf]) -> anyhow::Result<(Rows, usize)> {
                     "a position without its game's id (tune train holds games out whole: write the data with this version's tune datagen)"
                 );
             };
-            let variant = board_core::parse_variant(&sample.variant)?;
-            let pos = stykovka::Position::from_text(&sample.fen, variant)?;
-            match pos.features(&mut features) {
+            let pos = entry.from_text(&sample.fen, &sample.variant)?;
+            match pos.eval_features(&mut features) {
                 Valuation::Fixed(_) => fixed += 1,
                 Valuation::Weighted => {
-                    patterns::indices(&pos, &mut indices);
+                    pos.pattern_indices_into(&mut indices);
                     rows.patterns.extend_from_slice(&indices);
                     rows.features.extend(features.iter().map(|&f| f64::from(f)));
                     rows.results.push(sample.result);
                     rows.scores.push(sample.score.map(f64::from));
-                    let hand = dot(stykovka::Position::WEIGHTS, &features).clamp(-20_000, 20_000);
+                    let hand = dot(hand_weights, &features).clamp(-20_000, 20_000);
                     rows.hand.push(f64::from(hand));
                     rows.games.push((sample.run.clone().unwrap_or_default(), id));
                 }
@@ -382,8 +320,13 @@ fn read_rows(paths: &[PathBuf]) -> anyhow::Result<(Rows, usize)> {
 /// `tune train`.
 pub fn train(args: &TrainArgs) -> anyhow::Result<()> {
     let entry = games::find(&args.game)?;
-    if entry.name != "stykovka" {
-        bail!("tune train: {} has no pattern layout yet (stykovka has)", entry.name);
+    let probe = entry.start(entry.default_variant())?;
+    let (patterns, bound, layout) = probe.pattern_layout();
+    if patterns == 0 {
+        bail!(
+            "tune train: {} has no pattern layout yet (hexdraughts and stykovka have)",
+            entry.name
+        );
     }
     if !(0.0..1.0).contains(&args.holdout) || args.holdout <= 0.0 {
         bail!("--holdout {}: give a share above 0 and below 1", args.holdout);
@@ -394,7 +337,7 @@ pub fn train(args: &TrainArgs) -> anyhow::Result<()> {
     if args.batch == 0 || args.lr.is_nan() || args.lr <= 0.0 || args.l2.is_nan() || args.l2 < 0.0 {
         bail!("--batch, --lr must be positive and --l2 not negative");
     }
-    let (rows, fixed) = read_rows(&args.data)?;
+    let (rows, fixed) = read_rows(entry, &args.data)?;
     let keys = &rows.games;
     let (train, held) = split(keys, args.seed, args.holdout);
     let games = |rows: &[usize]| {
@@ -435,7 +378,7 @@ pub fn train(args: &TrainArgs) -> anyhow::Result<()> {
             .sum::<f64>()
             / which.len() as f64
     };
-    let mut model = Model::new(stykovka::Position::WEIGHTS);
+    let mut model = Model::new(bound, probe.evaluation_terms().1);
     let mut failed = Ok(());
     model.train(&rows, &train, &settings, args, |epoch, model| {
         if failed.is_ok() {
@@ -458,64 +401,44 @@ pub fn train(args: &TrainArgs) -> anyhow::Result<()> {
         model.loss(&rows, &train, &settings),
         hand_loss(&train)
     )?;
-    let weights = Weights {
+    let weights = WeightsFile {
         game: entry.name.to_owned(),
-        layout: patterns::layout_hash(),
+        layout: layout_hash(layout),
         k: k as f32,
-        patterns: model.weights[..INDEX_BOUND].iter().map(|&w| w as f32).collect(),
-        features: model.weights[INDEX_BOUND..].iter().map(|&w| w as f32).collect(),
+        patterns: model.weights[..bound].iter().map(|&w| w as f32).collect(),
+        features: model.weights[bound..].iter().map(|&w| w as f32).collect(),
     };
-    write_weights(&args.out, &weights)?;
+    write_weights(&args.out, &weights, probe.as_ref())?;
     writeln!(out, "wrote {}", args.out.display())?;
     Ok(())
 }
 
-/// Writes `weights` to `path` and reads them back, checked as a loader would.
-fn write_weights(path: &Path, weights: &Weights) -> anyhow::Result<()> {
-    std::fs::write(path, weights.to_bytes()?)
+/// Writes `weights` to `path` and reads them back, checked as the engine's
+/// loader checks them (for the game of `probe`).
+fn write_weights(
+    path: &Path,
+    weights: &WeightsFile,
+    probe: &dyn search::SearchGame,
+) -> anyhow::Result<()> {
+    std::fs::write(path, weights.to_bytes())
         .with_context(|| format!("cannot write {}", path.display()))?;
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let sizes = (weights.patterns.len(), weights.features.len());
-    let back = Weights::from_bytes(&bytes, &weights.game, weights.layout, sizes)
-        .with_context(|| format!("{} as written", path.display()))?;
+    let back =
+        WeightsFile::parse(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     if back != *weights {
         bail!("{}: the weights read back differ from those written", path.display());
     }
+    probe
+        .learned(Some(&bytes))
+        .map_err(|e| anyhow::anyhow!("{} as written: {e}", path.display()))?;
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
+    use board_core::Evaluate;
+
     use super::*;
-
-    fn sample() -> Weights {
-        Weights {
-            game: "stykovka".into(),
-            layout: 7,
-            k: 150.0,
-            patterns: vec![1.0, -2.5],
-            features: vec![3.0],
-        }
-    }
-
-    #[test]
-    fn weights_round_trip_and_refuse_what_is_not_theirs() {
-        let bytes = sample().to_bytes().unwrap();
-        assert_eq!(Weights::from_bytes(&bytes, "stykovka", 7, (2, 1)).unwrap(), sample());
-        let refused = |bytes: &[u8], game: &str, layout: u64, sizes: (usize, usize)| {
-            Weights::from_bytes(bytes, game, layout, sizes).unwrap_err().to_string()
-        };
-        assert_eq!(refused(&bytes, "focus", 7, (2, 1)), "weights for stykovka, not focus");
-        assert!(refused(&bytes, "stykovka", 8, (2, 1)).contains("pattern layout"));
-        assert!(refused(&bytes, "stykovka", 7, (3, 1)).contains("expected 3 and 1"));
-        assert!(refused(b"IGRODATA....", "stykovka", 7, (2, 1)).starts_with("not a weights file"));
-        let mut other = bytes.clone();
-        other[8] = 9;
-        assert!(refused(&other, "stykovka", 7, (2, 1)).contains("version Some(9)"));
-        assert!(
-            refused(&bytes[..bytes.len() - 2], "stykovka", 7, (2, 1)).contains("do not decode")
-        );
-    }
 
     #[test]
     fn games_are_held_out_by_seed_and_share() {
@@ -541,20 +464,18 @@ mod tests {
         assert!(b.len() > 100 && a.len() > 700, "{} held, {} trained", b.len(), a.len());
     }
 
-    /// Rows whose 36 patterns come from a pool of 60 indices with known
-    /// weights, results exactly `sigmoid(value / k)`: training recovers the
-    /// weights.
-    #[test]
-    fn training_recovers_known_pattern_weights() {
-        let k = 200.0;
+    /// Rows whose patterns (as many as game `G` has a position) come from a
+    /// pool of 60 indices of its table with known weights, results exactly
+    /// `sigmoid(value / k)`: training recovers the weights.
+    fn recovers_known_pattern_weights<G: Evaluate>() {
+        let (k, bound, width) = (200.0, G::PATTERN_BOUND, G::FEATURE_NAMES.len());
         let mut rng = Rng::new(3);
-        let pool: Vec<u32> = (0..60).map(|i| i * 1777 % INDEX_BOUND as u32).collect();
+        let pool: Vec<u32> = (0..60).map(|i| (i * 7919 % bound) as u32).collect();
         let truth: Vec<f64> = pool.iter().map(|_| rng.below(161) as f64 - 80.0).collect();
-        let width = stykovka::Position::FEATURE_NAMES.len();
-        let mut rows = Rows::default();
+        let mut rows = Rows { width: G::PATTERNS, feature_width: width, ..Rows::default() };
         for _ in 0..4000 {
             let mut value = 0.0;
-            for _ in 0..PATTERNS {
+            for _ in 0..G::PATTERNS {
                 let j = rng.below(pool.len());
                 rows.patterns.push(pool[j]);
                 value += truth[j];
@@ -565,7 +486,7 @@ mod tests {
             rows.hand.push(0.0);
         }
         let args = TrainArgs {
-            game: "stykovka".into(),
+            game: G::NAME.into(),
             data: Vec::new(),
             out: PathBuf::new(),
             seed: 9,
@@ -578,16 +499,51 @@ mod tests {
         };
         let settings = Settings { k, lambda: 1.0, l2: 0.0, lr: args.lr };
         let all: Vec<usize> = (0..rows.len()).collect();
-        let mut model = Model::new(&vec![0; width]);
+        let mut model = Model::new(bound, &vec![0; width]);
         let before = model.loss(&rows, &all, &settings);
         model.train(&rows, &all, &settings, &args, |_, _| {});
         let after = model.loss(&rows, &all, &settings);
-        assert!(after < before, "loss {before} -> {after}");
+        assert!(after < before, "{}: loss {before} -> {after}", G::NAME);
         for (&p, &t) in pool.iter().zip(&truth) {
             let w = model.weights[p as usize];
-            assert!((w - t).abs() < 4.0, "index {p}: learned {w:.1}, truth {t}");
+            assert!((w - t).abs() < 4.0, "{}: index {p}: learned {w:.1}, truth {t}", G::NAME);
         }
         // Weights no row touches stay zero.
         assert_eq!(model.weights[1], 0.0);
+    }
+
+    #[test]
+    fn training_recovers_known_pattern_weights() {
+        recovers_known_pattern_weights::<stykovka::Position>();
+        recovers_known_pattern_weights::<hexdraughts::Position>();
+    }
+
+    /// What `tune train` writes, the engine's loader reads: the same
+    /// weights, and a value of the position by them.
+    #[test]
+    fn written_weights_load_in_the_engine() {
+        let entry = games::find("hexdraughts").unwrap();
+        let probe = entry.start(entry.default_variant()).unwrap();
+        let (_, bound, layout) = probe.pattern_layout();
+        let mut patterns = vec![0.0; bound];
+        let mut indices = Vec::new();
+        probe.pattern_indices_into(&mut indices);
+        patterns[indices[0] as usize] = 37.4;
+        let weights = WeightsFile {
+            game: "hexdraughts".into(),
+            layout: layout_hash(layout),
+            k: 300.0,
+            patterns,
+            features: vec![0.0; probe.evaluation_terms().0.len()],
+        };
+        let dir = std::env::temp_dir().join(format!("igroteka-train-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("w.weights");
+        write_weights(&path, &weights, probe.as_ref()).unwrap();
+        let learned = probe.learned(Some(&std::fs::read(&path).unwrap())).unwrap();
+        // The first window's weight, rounded, times how often its index occurs.
+        let count = indices.iter().filter(|&&i| i == indices[0]).count() as i32;
+        assert_eq!(probe.learned_value(&learned), Some(37 * count));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -390,6 +390,12 @@ fn merge_refuses_a_game_twice_and_another_runs_positions() {
 fn killed_and_resumed(format: &str, whole: &[u8], cut: u64) {
     let out = temp_file(&format!("killed-{cut}.{format}"));
     let flags = ["--depth", "1", "--concurrency", "1", "--format", format];
+    if format == "postcard" {
+        // A header cut short (an earlier run killed at once) is written
+        // again. Written before the run starts: written while it runs, it
+        // would cut the run's own header under its feet.
+        std::fs::write(&out, &whole[..20]).expect("a torn header");
+    }
     let mut child = Command::new(env!("CARGO_BIN_EXE_igroteka"))
         .args(datagen_args(&out, "4", &flags))
         .stderr(std::process::Stdio::null())
@@ -398,10 +404,6 @@ fn killed_and_resumed(format: &str, whole: &[u8], cut: u64) {
     // The header of a postcard file (about 150 bytes) is written at the
     // start; a game takes more than a kilobyte: wait for one.
     let header = if format == "postcard" { 400 } else { 0 };
-    if format == "postcard" {
-        // A header cut short (killed at once) is written again.
-        std::fs::write(&out, &whole[..20]).expect("a torn header");
-    }
     let started = std::time::Instant::now();
     while std::fs::metadata(&out).map_or(0, |m| m.len()) <= header
         && started.elapsed() < std::time::Duration::from_secs(60)

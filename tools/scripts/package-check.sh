@@ -60,7 +60,10 @@ for crate in "${crates[@]}"; do
   printf '%-26s %8d bytes packed, %8d unpacked, %3d files\n' "$name" "$size" \
     "$(tar -xzOf "$crate" | wc -c)" "$(tar -tzf "$crate" | wc -l)"
   ((size < limit)) || fail "$name: $size bytes, over crates.io's limit of $limit"
-  tar -xzf "$crate" -C "$work"
+  # Unpacked with today's times (a packed file's is fixed): step 4 builds
+  # into the repository's target directory, where cargo would otherwise take
+  # an earlier run's builds of these sources for up to date.
+  tar -xzf "$crate" -C "$work" --touch
   # What crates.io and docs.rs show, and the licence texts.
   package=$work/$name-$version
   for key in description license repository readme keywords categories rust-version; do
@@ -107,6 +110,15 @@ step "3. cargo publish --workspace --dry-run"
 # same folder would build against the sources of the first. Those folders
 # hold nothing but our own packages: remove them first.
 rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/igroteka-*
+# Cargo also judges a build from those sources by the files' times, and a
+# packed file's time is fixed (2006): a build made against an earlier run's
+# sources looks up to date. Forget every build made from them.
+for deps in target/debug/deps/*.d; do
+  if [ -f "$deps" ] && grep -q "registry/src/-[0-9a-f]*/igroteka-" "$deps"; then
+    hash=${deps##*-}
+    rm -rf target/debug/.fingerprint/*-"${hash%.d}"
+  fi
+done
 cargo publish --workspace --dry-run --locked "${dirty[@]}" --quiet
 
 # The packages, unpacked side by side in a workspace of their own, with the

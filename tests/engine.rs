@@ -704,7 +704,7 @@ fn score_value(line: &str) -> String {
 /// refused in one line, keeping the weights before it.
 #[test]
 fn evaluation_learned_changes_the_searchs_scores_and_evalfile_loads_weights() {
-    let (classic, notes) = hexdraughts_scores("");
+    let (classic, notes) = hexdraughts_scores("setoption name Evaluation value classic");
     assert!(notes.is_empty(), "{notes:?}");
     let (learned, notes) = hexdraughts_scores("setoption name Evaluation value learned");
     assert!(notes.is_empty(), "{notes:?}");
@@ -730,4 +730,48 @@ fn evaluation_learned_changes_the_searchs_scores_and_evalfile_loads_weights() {
         )]
     );
     assert_eq!(kept, learned);
+}
+
+/// The `Evaluation` line of the answer to `ugi` after `setup`.
+fn declared_evaluation(game: &str, setup: &str) -> String {
+    let mut engine = Engine::spawn(&["--game", game]);
+    for line in setup.lines() {
+        engine.send(line);
+    }
+    engine.send("ugi");
+    loop {
+        let line = engine.line();
+        assert_ne!(line, "ugiok", "no Evaluation option declared");
+        if line.starts_with("option name Evaluation ") {
+            return line;
+        }
+    }
+}
+
+/// Until `Evaluation` is set, the engine searches with the game's default:
+/// learned in hexdraughts (it won at equal time), classic in otrazhenie (no
+/// weights); `ugi` declares the current game's default, which follows
+/// `setoption name Game`, and a set value stays across games.
+#[test]
+fn the_default_evaluation_is_the_games_and_setting_it_overrides_it() {
+    let (default, _) = hexdraughts_scores("");
+    let (learned, _) = hexdraughts_scores("setoption name Evaluation value learned");
+    let (classic, _) = hexdraughts_scores("setoption name Evaluation value classic");
+    assert_eq!(default, learned);
+    assert_ne!(default, classic, "the default searched with the classic evaluation");
+    let line = |default: &str| {
+        format!("option name Evaluation type combo default {default} var classic var learned")
+    };
+    assert_eq!(declared_evaluation("hexdraughts", ""), line("learned"));
+    assert_eq!(declared_evaluation("otrazhenie", ""), line("classic"));
+    assert_eq!(
+        declared_evaluation("hexdraughts", "setoption name Game value otrazhenie"),
+        line("classic")
+    );
+    assert_eq!(
+        declared_evaluation("otrazhenie", "setoption name Game value hexdraughts"),
+        line("learned")
+    );
+    let set = "setoption name Evaluation value classic\nsetoption name Game value hexdraughts";
+    assert_eq!(declared_evaluation("otrazhenie", set), line("classic"));
 }

@@ -159,8 +159,9 @@ pub(crate) struct Options {
     pub(crate) tablebase: bool,
     /// Lines reported by alpha-beta (`MultiPV`).
     pub(crate) multi_pv: usize,
-    /// Alpha-beta's evaluation: the game's own or the learned one.
-    pub(crate) evaluation: Evaluation,
+    /// Alpha-beta's evaluation as set by `Evaluation`; `None`: the game's
+    /// default ([`GameEntry::learned_by_default`]).
+    evaluation: Option<Evaluation>,
 }
 
 /// Which evaluation alpha-beta uses (`Evaluation`).
@@ -215,8 +216,18 @@ impl Options {
             max_plies: 0,
             tablebase: true,
             multi_pv: usize::try_from(MULTI_PV.default).unwrap_or(1),
-            evaluation: Evaluation::Classic,
+            evaluation: None,
         }
+    }
+
+    /// Alpha-beta's evaluation: as set, or the game's default (learned
+    /// where the game's learned evaluation won at equal time).
+    pub(crate) fn evaluation(&self) -> Evaluation {
+        self.evaluation.unwrap_or(if self.game.learned_by_default {
+            Evaluation::Learned
+        } else {
+            Evaluation::Classic
+        })
     }
 
     /// How to think, given the limits.
@@ -275,7 +286,7 @@ impl Options {
             spin(&MULTI_PV, i64::try_from(self.multi_pv).unwrap_or(i64::MAX)),
             combo(
                 "Evaluation",
-                self.evaluation.name(),
+                self.evaluation().name(),
                 Evaluation::ALL.iter().map(|e| e.name().to_owned()).collect(),
             ),
             OptionDecl {
@@ -361,10 +372,12 @@ impl Options {
                 Ok(Effect::None)
             }
             OptionName::Evaluation => {
-                self.evaluation = Evaluation::ALL
-                    .into_iter()
-                    .find(|e| e.name().eq_ignore_ascii_case(value))
-                    .ok_or_else(|| OptionError::Evaluation(value.to_owned()))?;
+                self.evaluation = Some(
+                    Evaluation::ALL
+                        .into_iter()
+                        .find(|e| e.name().eq_ignore_ascii_case(value))
+                        .ok_or_else(|| OptionError::Evaluation(value.to_owned()))?,
+                );
                 Ok(Effect::Evaluation)
             }
             OptionName::EvalFile => {

@@ -419,7 +419,7 @@ impl<W: Write + Send + 'static> Engine<W> {
     /// classic): the game's weights or `EvalFile`'s, read once per game and
     /// file.
     fn learned_evaluation(&mut self) -> Option<Result<DynLearned, String>> {
-        if self.options.evaluation == Evaluation::Classic {
+        if self.options.evaluation() == Evaluation::Classic {
             return None;
         }
         let source = (self.options.game.name, self.eval_file.clone());

@@ -682,9 +682,13 @@ fn search_state(
         ));
     }
     let spec = state.spec();
+    let entry = ::games::find(spec.game).map_err(|e| PyValueError::new_err(e.to_string()))?;
     if think.use_table && memory.endgame_table().is_none() {
-        let entry = ::games::find(spec.game).map_err(|e| PyValueError::new_err(e.to_string()))?;
         memory.set_endgame_table(kinds::endgame_table(py, entry));
+    }
+    // The evaluation the game's engines use by default (learned where it won).
+    if memory.learned().is_none() {
+        memory.set_learned(entry.default_learned());
     }
     let position = &state;
     let (best, info) = if think.limits.nodes.is_some_and(|nodes| nodes <= INLINE_NODES) {

@@ -397,6 +397,11 @@ pub trait Evaluate: Game {
     /// bytes of `IGROEVAL` file), or nothing.
     const LEARNED_WEIGHTS: &'static [u8] = &[];
 
+    /// Whether engines value positions by the shipped learned weights unless
+    /// told otherwise (the engine option `Evaluation`): set by a game whose
+    /// learned evaluation beat its classic one at equal time.
+    const LEARNED_BY_DEFAULT: bool = false;
+
     /// Writes the position's [`PATTERNS`](Evaluate::PATTERNS) pattern
     /// indices (side to move's view) into `out`, which holds that many.
     fn pattern_indices(&self, _out: &mut [u32]) {}

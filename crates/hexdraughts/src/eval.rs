@@ -68,6 +68,9 @@ impl Evaluate for Position {
     const PATTERN_BOUND: usize = crate::patterns::INDEX_BOUND;
     const PATTERN_LAYOUT: &'static str = crate::patterns::LAYOUT;
     const LEARNED_WEIGHTS: &'static [u8] = include_bytes!("../data/learned.weights");
+    /// The learned evaluation beat the classic one at equal time (README,
+    /// "Learned evaluations").
+    const LEARNED_BY_DEFAULT: bool = true;
 
     fn pattern_indices(&self, out: &mut [u32]) {
         crate::patterns::indices(self, out);

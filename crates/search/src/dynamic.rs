@@ -566,9 +566,13 @@ pub struct GameEntry {
     pub default_max_plies: u32,
     /// How to write a move ([`Game::NOTATION`]).
     pub notation: &'static str,
+    /// Whether engines use the learned evaluation by default
+    /// ([`Evaluate::LEARNED_BY_DEFAULT`]).
+    pub learned_by_default: bool,
     start: fn(&str) -> Result<Box<dyn SearchGame>, UnknownVariant>,
     from_text: FromText,
     endgame_table: Option<fn() -> DynTable>,
+    shipped_learned: fn() -> Result<DynLearned, WeightsError>,
 }
 
 type FromText = fn(&str, &str) -> Result<Box<dyn SearchGame>, PositionError>;
@@ -582,13 +586,23 @@ impl GameEntry {
             player_names: G::PLAYER_NAMES,
             default_max_plies: G::DEFAULT_MAX_PLIES,
             notation: G::NOTATION,
+            learned_by_default: G::LEARNED_BY_DEFAULT && !G::LEARNED_WEIGHTS.is_empty(),
             start: |variant| Ok(Box::new(G::start(variant.parse()?))),
             from_text: |text, variant| {
                 let variant = variant.parse()?;
                 Ok(Box::new(G::from_text(text, variant)?))
             },
             endgame_table: None,
+            shipped_learned: || Learned::<G>::shipped().map(DynLearned::new),
         }
+    }
+
+    /// The learned evaluation engines value positions by when not told
+    /// otherwise: the game's shipped weights if
+    /// [`learned_by_default`](GameEntry::learned_by_default), else `None`
+    /// (the classic evaluation).
+    pub fn default_learned(&self) -> Option<DynLearned> {
+        if self.learned_by_default { (self.shipped_learned)().ok() } else { None }
     }
 
     /// The same entry with an endgame table that `make` builds or loads

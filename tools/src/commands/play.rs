@@ -53,7 +53,8 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
     let mut input = Lines::new(stdin.lock());
     let mut out = std::io::stdout();
     writeln!(out, "You play {} against {}. {COMMANDS}", names[human], args.engine)?;
-    let session = Session { args, human, names, help: &help };
+    let learned = entry.default_learned();
+    let session = Session { args, human, names, help: &help, learned };
     loop {
         if let End::Quit = session.play(start.clone(), &mut input, &mut out)? {
             return Ok(());
@@ -79,6 +80,8 @@ struct Session<'a> {
     human: Player,
     names: ByPlayer<&'static str>,
     help: &'a str,
+    /// The evaluation the game's engines use by default (learned where it won).
+    learned: Option<search::DynLearned>,
 }
 
 impl Session<'_> {
@@ -92,6 +95,7 @@ impl Session<'_> {
         let mut history: Vec<Box<dyn SearchGame>> = vec![start];
         let mut show_board = true;
         let mut memory = Memory::default();
+        memory.set_learned(self.learned.clone());
         while let Some(pos) = history.last() {
             if let Some(outcome) = pos.outcome() {
                 self.game_over(pos.as_ref(), &outcome, out)?;

@@ -81,6 +81,14 @@ impl Evaluate for Position {
         Valuation::Weighted
     }
 
+    const PATTERNS: usize = crate::patterns::PATTERNS;
+    const PATTERN_BOUND: usize = crate::patterns::INDEX_BOUND;
+    const PATTERN_LAYOUT: &'static str = crate::patterns::LAYOUT;
+
+    fn pattern_indices(&self, out: &mut [u32]) {
+        crate::patterns::indices(self, out);
+    }
+
     /// Long captures first, then steps that promote or cross the middle.
     fn move_priority(&self, mv: Move) -> i32 {
         if mv.is_capture() {

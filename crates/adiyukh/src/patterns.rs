@@ -114,6 +114,7 @@ pub(crate) fn indices(pos: &Position, out: &mut [u32]) {
 
 #[cfg(test)]
 mod tests {
+    use board_core::learned::Learned;
     use board_core::{Cell, Evaluate};
 
     use super::*;
@@ -224,6 +225,20 @@ mod tests {
             assert_eq!(twin.evaluate(), pos.evaluate(), "{pos}");
             assert_eq!(indices_of(&twin), indices_of(&pos), "{pos}");
         }
+    }
+
+    /// The shipped weights load, and value a position and its
+    /// colour-swapped twin alike (the features are symmetric too).
+    #[test]
+    fn the_shipped_weights_load_and_value_twins_alike() {
+        let learned = Learned::<Position>::shipped().expect("the shipped weights load");
+        let mut differ = 0;
+        for pos in positions(8) {
+            let value = learned.evaluate(&pos);
+            assert_eq!(learned.evaluate(&twin(&pos)), value, "{pos}");
+            differ += usize::from(value != pos.evaluate());
+        }
+        assert!(differ > 100, "the learned values are the classic ones ({differ} differ)");
     }
 
     /// All 24 pieces in one column on `sq`, topped by `top`: its square shows

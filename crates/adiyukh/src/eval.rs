@@ -81,6 +81,18 @@ impl Evaluate for Position {
         Valuation::Weighted
     }
 
+    const PATTERNS: usize = crate::patterns::PATTERNS;
+    const PATTERN_BOUND: usize = crate::patterns::INDEX_BOUND;
+    const PATTERN_LAYOUT: &'static str = crate::patterns::LAYOUT;
+    const LEARNED_WEIGHTS: &'static [u8] = include_bytes!("../data/learned.weights");
+    /// The learned evaluation beat the classic one at equal time (README,
+    /// "Evaluation").
+    const LEARNED_BY_DEFAULT: bool = true;
+
+    fn pattern_indices(&self, out: &mut [u32]) {
+        crate::patterns::indices(self, out);
+    }
+
     /// Long captures first, then steps that promote or cross the middle.
     fn move_priority(&self, mv: Move) -> i32 {
         if mv.is_capture() {

@@ -150,6 +150,7 @@ mod eval;
 mod movegen;
 mod moves;
 mod notation;
+mod patterns;
 mod piece;
 mod position;
 mod text;

@@ -808,3 +808,22 @@ macro_rules! playout_bench {
         criterion::criterion_main!(benches);
     };
 }
+
+/// The positions of `games` random games from the start of `G`'s default
+/// variant (game `i` seeded with `i`), every position after a move, at
+/// most `plies` a game: samples for tests of evaluations and pattern
+/// layouts.
+pub fn random_positions<G: Game>(games: u64, plies: usize) -> Vec<G> {
+    let mut all = Vec::new();
+    for seed in 0..games {
+        let mut rng = Rng::new(seed);
+        let mut pos = G::start(G::Variant::default());
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            let Some(&mv) = rng.choose(&moves) else { break };
+            pos.play_unchecked(mv);
+            all.push(pos.clone());
+        }
+    }
+    all
+}

@@ -25,7 +25,7 @@ use super::tune::{for_each_line, minimise_scale, open, parse_json};
 /// The flags of `tune train`.
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// The game (one with a pattern layout: hexdraughts, stykovka).
+    /// The game (one with a pattern layout: adiyukh, hexdraughts, stykovka).
     #[arg(long, short)]
     game: String,
     /// Files written by `tune datagen` or `tune merge` (JSON lines or
@@ -323,9 +323,15 @@ pub fn train(args: &TrainArgs) -> anyhow::Result<()> {
     let probe = entry.start(entry.default_variant())?;
     let (patterns, bound, layout) = probe.pattern_layout();
     if patterns == 0 {
+        let with_layout: Vec<&str> = games::GAMES
+            .iter()
+            .filter(|g| g.start(g.default_variant()).is_ok_and(|p| p.pattern_layout().0 > 0))
+            .map(|g| g.name)
+            .collect();
         bail!(
-            "tune train: {} has no pattern layout yet (hexdraughts and stykovka have)",
-            entry.name
+            "tune train: {} has no pattern layout yet ({} have)",
+            entry.name,
+            with_layout.join(", ")
         );
     }
     if !(0.0..1.0).contains(&args.holdout) || args.holdout <= 0.0 {

@@ -279,7 +279,11 @@ impl<W: Write + Send + 'static> Engine<W> {
                         self.options_checked = false;
                         self.new_referee()
                     }
-                    Ok(Effect::Evaluation) => self.report_learned(),
+                    Ok(Effect::Evaluation) => {
+                        // Judged with the other options: `EvalFile` may follow.
+                        self.options_checked = false;
+                        Ok(())
+                    }
                     Ok(Effect::EvalFile(path)) => self.set_eval_file(&path),
                     Err(e) => self.out.error(e),
                 }
@@ -332,16 +336,18 @@ impl<W: Write + Send + 'static> Engine<W> {
         }
     }
 
-    /// Reports, once, a `Variant` the `Game` does not have: the options may
-    /// come in any order, so they are judged together when the GUI is done.
+    /// Reports, once, a `Variant` the `Game` does not have and learned
+    /// weights that do not load (`Evaluation learned` for a game without
+    /// weights and no `EvalFile`): the options may come in any order, so
+    /// they are judged together when the GUI is done (`isready` or `go`).
     fn check_options(&mut self) -> io::Result<()> {
         if std::mem::replace(&mut self.options_checked, true) {
             return Ok(());
         }
-        match self.options.conflict() {
-            Some(conflict) => self.out.error(conflict),
-            None => Ok(()),
+        if let Some(conflict) = self.options.conflict() {
+            self.out.error(conflict)?;
         }
+        self.report_learned()
     }
 
     /// Stops the running search, if any, and waits for its `bestmove`.
@@ -403,7 +409,8 @@ impl<W: Write + Send + 'static> Engine<W> {
             }
         }
         self.eval_file = file;
-        self.report_learned()
+        self.options_checked = false;
+        Ok(())
     }
 
     /// Reads the learned evaluation now if `Evaluation` asks for it, and

@@ -542,24 +542,43 @@ fn a_learned_evaluation_that_does_not_load_is_refused_in_one_line() {
     ));
     let answers = answers(&lines);
     assert_eq!(answers[0], "info string error: Evaluation: bad value 'deep' (classic or learned)");
-    assert_eq!(
-        answers[1],
-        "info string error: Evaluation: tictactoe has no learned evaluation; searching with classic"
-    );
     assert!(
-        answers[2].starts_with(&format!("info string error: EvalFile: {}: ", missing.display())),
+        answers[1].starts_with(&format!("info string error: EvalFile: {}: ", missing.display())),
         "{}",
-        answers[2]
+        answers[1]
     );
     assert_eq!(
-        answers[3],
+        answers[2],
         format!(
             "info string error: EvalFile: {}: not a weights file (it does not start with IGROEVAL)",
             garbage.display()
         )
     );
+    // Judged with the other options when the GUI is done (here at `go`).
+    assert_eq!(
+        answers[3],
+        "info string error: Evaluation: tictactoe has no learned evaluation; searching with classic"
+    );
     assert!(answers[4].starts_with("bestmove "), "{answers:?}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `Evaluation` is judged with the other options at `isready` (they may
+/// come in any order: an `EvalFile` may follow it), once: a value set and
+/// taken back says nothing, one that stands is reported once.
+#[test]
+fn evaluation_is_judged_when_the_options_are_done() {
+    let lines = run("setoption name Evaluation value learned\n\
+                     setoption name Evaluation value classic\nisready\n\
+                     setoption name Evaluation value learned\nisready\nisready\ngo depth 1\n");
+    let answers = answers(&lines);
+    assert_eq!(answers[0], "readyok");
+    assert_eq!(
+        answers[1],
+        "info string error: Evaluation: tictactoe has no learned evaluation; searching with classic"
+    );
+    assert_eq!(answers[2..4], ["readyok", "readyok"]);
+    assert!(answers[4].starts_with("bestmove "), "{answers:?}");
 }
 
 #[test]

@@ -46,13 +46,15 @@
 //!
 //! [`check_rules_page`] checks the example blocks of a game's rules page
 //! (`RULES.md`), and [`perft_table`] reads a perft table.
+//! [`random_positions`] and [`sorted_pattern_indices`] serve the tests of
+//! pattern layouts (learned evaluations).
 
 use std::collections::HashSet;
 use std::marker::PhantomData;
 
 use crate::perft::{perft, perft_divide};
 use crate::view::{Board, RESERVE};
-use crate::{Cell, Describe, Game, IllegalMoveError, Rng, Variant};
+use crate::{Cell, Describe, Evaluate, Game, IllegalMoveError, Rng, Variant};
 
 /// Characters mixed into mutated texts: notation, digits, separators and a few
 /// troublemakers (multi-byte letters, control characters).
@@ -567,6 +569,34 @@ fn fuzz_move_text<G: Game>(pos: &G, rng: &mut Rng) {
 
 /// One line of a perft table file (`tests/data/perft.txt` in every game):
 /// `<position> | <variant> | <depth>:<nodes> ...`, where `<position>` is
+/// The positions along `games` seeded random games (seeds 0, 1, ...) from
+/// the default start, one after each move, at most `plies` a game: test
+/// material for evaluations and pattern layouts.
+pub fn random_positions<G: Game>(games: u64, plies: usize) -> Vec<G> {
+    let mut all = Vec::new();
+    for seed in 0..games {
+        let mut rng = Rng::new(seed);
+        let mut pos = G::default();
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            let Some(&mv) = rng.choose(&moves) else { break };
+            pos.play_unchecked(mv);
+            all.push(pos.clone());
+        }
+    }
+    all
+}
+
+/// The pattern indices of `pos` ([`Evaluate::pattern_indices`]), sorted: the
+/// same for positions a layout must read alike (mirror images,
+/// colour-swapped twins).
+pub fn sorted_pattern_indices<G: Evaluate>(pos: &G) -> Vec<u32> {
+    let mut out = vec![0; G::PATTERNS];
+    pos.pattern_indices(&mut out);
+    out.sort_unstable();
+    out
+}
+
 /// `startpos` or a position text, optionally followed by `moves <m> ...` that
 /// are played from it.
 #[derive(Clone, Debug)]

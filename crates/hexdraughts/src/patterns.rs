@@ -193,33 +193,19 @@ pub(crate) fn indices(pos: &Position, out: &mut [u32]) {
 #[cfg(test)]
 mod tests {
     use board_core::learned::Learned;
-    use board_core::{Evaluate, Game, Rng};
+    use board_core::{Evaluate, Game};
 
     use super::*;
     use crate::Field;
     use crate::position::rotate;
 
     fn sorted(pos: &Position) -> Vec<u32> {
-        let mut out = vec![0; PATTERNS];
-        pos.pattern_indices(&mut out);
-        out.sort_unstable();
-        out
+        board_core::testkit::sorted_pattern_indices(pos)
     }
 
     /// Positions of random games, at every ply.
     fn positions(games: u64) -> Vec<Position> {
-        let mut all = Vec::new();
-        for seed in 0..games {
-            let mut rng = Rng::new(seed);
-            let mut pos = Position::default();
-            for _ in 0..120 {
-                let moves = pos.legal_moves();
-                let Some(&mv) = rng.choose(&moves) else { break };
-                pos.play_unchecked(mv);
-                all.push(pos);
-            }
-        }
-        all
+        board_core::testkit::random_positions(games, 120)
     }
 
     /// `pos` with every piece moved to the field `map` gives it.

@@ -294,6 +294,25 @@ mod tests {
         }
     }
 
+    /// The shipped weights load, and value a position, its mirror images and
+    /// its colour-swapped twin alike (the hand features are symmetric too).
+    #[test]
+    fn the_shipped_weights_load_and_value_symmetric_positions_alike() {
+        let learned = Learned::<Position>::shipped().expect("the shipped weights load");
+        let mut differ = 0;
+        for pos in positions(3).into_iter().step_by(2) {
+            let value = learned.evaluate(&pos);
+            for g in 0..8 {
+                for swap in [false, true] {
+                    let twin = image(&pos, g, swap);
+                    assert_eq!(learned.evaluate(&twin), value, "symmetry {g} swap {swap} of {pos}");
+                }
+            }
+            differ += usize::from(value != pos.evaluate());
+        }
+        assert!(differ > 100, "the learned values are the classic ones ({differ} differ)");
+    }
+
     /// The learned value sums 64 table entries without allocating: here it
     /// only needs to read a weights file of this layout.
     #[test]

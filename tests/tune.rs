@@ -588,6 +588,22 @@ fn train_is_reproducible_from_its_seed_and_reports_both_losses() {
     assert_ne!(wa, std::fs::read(&c).expect("c"));
 }
 
+/// `--freeze` keeps the named hand weights at the compiled ones; the
+/// others are trained.
+#[test]
+fn train_freezes_the_hand_weights_it_is_told_to() {
+    let data = stykovka_data("train-freeze.jsonl", "jsonl");
+    let out = temp_file("freeze.weights");
+    let run = train(&[&data], &out, &["--freeze", "Groups,crash_threats", "--lr", "5"]);
+    assert!(run.status.success(), "{}", stderr_of(&run));
+    let file = board_core::learned::WeightsFile::parse(&std::fs::read(&out).expect("read"))
+        .expect("a weights file");
+    let compiled = <stykovka::Position as Evaluate>::WEIGHTS;
+    let same: Vec<bool> =
+        file.features.iter().zip(compiled).map(|(&a, &b)| a == b as f32).collect();
+    assert_eq!(same, [true, false, true, false, false], "{:?}", file.features);
+}
+
 #[test]
 fn train_refuses_bad_data_in_one_line() {
     let out = temp_file("bad.weights");
@@ -620,6 +636,7 @@ fn train_refuses_bad_data_in_one_line() {
     assert!(refused(&binary, &[]).contains("cut short"));
     let json = stykovka_data("train-ok.jsonl", "jsonl");
     assert!(refused(&json, &["--holdout", "1.5"]).contains("--holdout"));
-    let run = igroteka(&["tune", "train", "--game", "focus", "--out", "x", "--data", "y"]);
+    assert!(refused(&json, &["--freeze", "tempo,nothing"]).contains("no feature 'nothing'"));
+    let run = igroteka(&["tune", "train", "--game", "otrazhenie", "--out", "x", "--data", "y"]);
     assert!(stderr_of(&run).contains("no pattern layout"), "{}", stderr_of(&run));
 }

@@ -46,13 +46,15 @@
 //!
 //! [`check_rules_page`] checks the example blocks of a game's rules page
 //! (`RULES.md`), and [`perft_table`] reads a perft table.
+//! [`random_positions`] and [`sorted_pattern_indices`] serve the tests of
+//! pattern layouts (learned evaluations).
 
 use std::collections::HashSet;
 use std::marker::PhantomData;
 
 use crate::perft::{perft, perft_divide};
 use crate::view::{Board, RESERVE};
-use crate::{Cell, Describe, Game, IllegalMoveError, Rng, Variant};
+use crate::{Cell, Describe, Evaluate, Game, IllegalMoveError, Rng, Variant};
 
 /// Characters mixed into mutated texts: notation, digits, separators and a few
 /// troublemakers (multi-byte letters, control characters).
@@ -563,6 +565,16 @@ fn fuzz_move_text<G: Game>(pos: &G, rng: &mut Rng) {
             }
         }
     }
+}
+
+/// The pattern indices of `pos` ([`Evaluate::pattern_indices`]), sorted: the
+/// same for positions a layout must read alike (mirror images,
+/// colour-swapped twins).
+pub fn sorted_pattern_indices<G: Evaluate>(pos: &G) -> Vec<u32> {
+    let mut out = vec![0; G::PATTERNS];
+    pos.pattern_indices(&mut out);
+    out.sort_unstable();
+    out
 }
 
 /// One line of a perft table file (`tests/data/perft.txt` in every game):

@@ -106,6 +106,7 @@
 mod board;
 mod eval;
 mod moves;
+mod patterns;
 mod position;
 mod text;
 mod view;

@@ -88,6 +88,12 @@ impl Position {
         self.owned[player.index()]
     }
 
+    /// The stack codes by square index (see [`Stack`]; the empty code off
+    /// the board).
+    pub(crate) fn stack_codes(&self) -> &[u8; 64] {
+        &self.stacks
+    }
+
     /// The pieces in the stacks `player` owns.
     pub(crate) fn controlled(&self, player: Player) -> u32 {
         squares(self.owned[player.index()]).map(|sq| height(self.stacks[sq.index()]) as u32).sum()

@@ -200,10 +200,7 @@ mod tests {
     use crate::position::rotate;
 
     fn sorted(pos: &Position) -> Vec<u32> {
-        let mut out = vec![0; PATTERNS];
-        pos.pattern_indices(&mut out);
-        out.sort_unstable();
-        out
+        board_core::testkit::sorted_pattern_indices(pos)
     }
 
     /// Positions of random games, at every ply.

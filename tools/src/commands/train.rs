@@ -20,12 +20,12 @@ use clap::Args;
 use search::GameEntry;
 
 use super::datagen::{self, Sample};
-use super::tune::{for_each_line, minimise_scale, open, parse_json};
+use super::tune::{for_each_line, frozen_features, minimise_scale, open, parse_json};
 
 /// The flags of `tune train`.
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// The game (one with a pattern layout: adiyukh, hexdraughts, stykovka).
+    /// The game (one with a pattern layout: adiyukh, focus, hexdraughts, stykovka).
     #[arg(long, short)]
     game: String,
     /// Files written by `tune datagen` or `tune merge` (JSON lines or
@@ -58,6 +58,10 @@ pub struct TrainArgs {
     /// Positions per minibatch.
     #[arg(long, default_value_t = 256)]
     batch: usize,
+    /// Hand features whose weights stay the compiled ones (comma-separated
+    /// names, as `tune fit --freeze`).
+    #[arg(long, value_delimiter = ',')]
+    freeze: Vec<String>,
 }
 
 /// Training positions: pattern indices, hand features, target, hand value.
@@ -153,18 +157,21 @@ struct Model {
     /// The pattern weights come first, this many.
     bound: usize,
     weights: Vec<f64>,
+    /// The hand features whose weights stay as they started.
+    frozen: Vec<bool>,
     m: Vec<f64>,
     v: Vec<f64>,
     steps: i32,
 }
 
 impl Model {
-    /// `bound` pattern weights zero, then the hand features' weights.
-    fn new(bound: usize, hand: &[i32]) -> Model {
+    /// `bound` pattern weights zero, then the hand features' weights (those
+    /// `frozen` kept as they are).
+    fn new(bound: usize, hand: &[i32], frozen: Vec<bool>) -> Model {
         let mut weights = vec![0.0; bound];
         weights.extend(hand.iter().map(|&w| f64::from(w)));
         let n = weights.len();
-        Model { bound, weights, m: vec![0.0; n], v: vec![0.0; n], steps: 0 }
+        Model { bound, weights, frozen, m: vec![0.0; n], v: vec![0.0; n], steps: 0 }
     }
 
     fn value(&self, rows: &Rows, i: usize) -> f64 {
@@ -196,7 +203,9 @@ impl Model {
         touched: &mut Vec<usize>,
     ) {
         touched.clear();
-        touched.extend(self.bound..self.weights.len());
+        let free = (self.bound..self.weights.len())
+            .filter(|&p| !self.frozen.get(p - self.bound).copied().unwrap_or(false));
+        touched.extend(free);
         let scale = 1.0 / batch.len() as f64;
         for &i in batch {
             let t = target(rows, i, settings.lambda, settings.k);
@@ -216,8 +225,10 @@ impl Model {
                     grad[p] = f64::MIN_POSITIVE;
                 }
             }
-            for (d, f) in grad[self.bound..].iter_mut().zip(rows.features(i)) {
-                *d += g * f;
+            for (p, f) in rows.features(i).iter().enumerate() {
+                if !self.frozen.get(p).copied().unwrap_or(false) {
+                    grad[self.bound + p] += g * f;
+                }
             }
         }
         self.steps += 1;
@@ -343,6 +354,7 @@ pub fn train(args: &TrainArgs) -> anyhow::Result<()> {
     if args.batch == 0 || args.lr.is_nan() || args.lr <= 0.0 || args.l2.is_nan() || args.l2 < 0.0 {
         bail!("--batch, --lr must be positive and --l2 not negative");
     }
+    let frozen = frozen_features(entry.name, probe.evaluation_terms().0, &args.freeze)?;
     let (rows, fixed) = read_rows(entry, &args.data)?;
     let keys = &rows.games;
     let (train, held) = split(keys, args.seed, args.holdout);
@@ -384,7 +396,7 @@ pub fn train(args: &TrainArgs) -> anyhow::Result<()> {
             .sum::<f64>()
             / which.len() as f64
     };
-    let mut model = Model::new(bound, probe.evaluation_terms().1);
+    let mut model = Model::new(bound, probe.evaluation_terms().1, frozen);
     let mut failed = Ok(());
     model.train(&rows, &train, &settings, args, |epoch, model| {
         if failed.is_ok() {
@@ -502,10 +514,11 @@ mod tests {
             l2: 0.0,
             lr: 2.0,
             batch: 64,
+            freeze: Vec::new(),
         };
         let settings = Settings { k, lambda: 1.0, l2: 0.0, lr: args.lr };
         let all: Vec<usize> = (0..rows.len()).collect();
-        let mut model = Model::new(bound, &vec![0; width]);
+        let mut model = Model::new(bound, &vec![0; width], vec![false; width]);
         let before = model.loss(&rows, &all, &settings);
         model.train(&rows, &all, &settings, &args, |_, _| {});
         let after = model.loss(&rows, &all, &settings);

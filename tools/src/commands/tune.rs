@@ -37,7 +37,7 @@ enum TuneStep {
     /// Concatenate the files of `datagen` shards, each game once.
     Merge(MergeArgs),
     /// Train a learned pattern evaluation on the positions of `datagen`
-    /// (adiyukh, hexdraughts, stykovka).
+    /// (the games with a pattern layout).
     Train(TrainArgs),
 }
 
@@ -286,6 +286,24 @@ fn read_samples(entry: &GameEntry, name: &Path) -> anyhow::Result<(Dataset, usiz
     Ok((data, fixed))
 }
 
+/// Which of the features `names` of `game` the `--freeze` list `freeze`
+/// names (case-insensitive); an unknown name is an error naming the
+/// features.
+pub(super) fn frozen_features(
+    game: &str,
+    names: &[&str],
+    freeze: &[String],
+) -> anyhow::Result<Vec<bool>> {
+    let mut frozen = vec![false; names.len()];
+    for name in freeze {
+        let Some(i) = names.iter().position(|n| n.eq_ignore_ascii_case(name.trim())) else {
+            bail!("--freeze: {game} has no feature '{name}' (features: {})", names.join(", "));
+        };
+        frozen[i] = true;
+    }
+    Ok(frozen)
+}
+
 fn fit_command(args: &FitArgs) -> anyhow::Result<()> {
     let entry = games::find(&args.game)?;
     let (data, fixed) = read_samples(entry, &args.data)?;
@@ -301,17 +319,7 @@ fn fit_command(args: &FitArgs) -> anyhow::Result<()> {
         Some(start) => start.as_slice(),
         None => weights,
     };
-    let mut frozen = vec![false; names.len()];
-    for name in &args.freeze {
-        let Some(i) = names.iter().position(|n| n.eq_ignore_ascii_case(name.trim())) else {
-            bail!(
-                "--freeze: {} has no feature '{name}' (features: {})",
-                entry.name,
-                names.join(", ")
-            );
-        };
-        frozen[i] = true;
-    }
+    let frozen = frozen_features(entry.name, names, &args.freeze)?;
     let found = fit(&data, weights, &frozen, args.iterations);
     let mut out = io::stdout().lock();
     writeln!(out, "positions {rows} (held out {}), {fixed} with a fixed value skipped", rows / 5)?;

@@ -130,6 +130,14 @@ impl Evaluate for Position {
     const FEATURE_NAMES: &'static [&'static str] = &FEATURE_NAMES;
     const WEIGHTS: &'static [i32] = &WEIGHTS;
 
+    const PATTERNS: usize = crate::patterns::PATTERNS;
+    const PATTERN_BOUND: usize = crate::patterns::INDEX_BOUND;
+    const PATTERN_LAYOUT: &'static str = crate::patterns::LAYOUT;
+
+    fn pattern_indices(&self, out: &mut [u32]) {
+        crate::patterns::indices(self, out);
+    }
+
     fn evaluate(&self) -> i32 {
         weighted_evaluation(self)
     }

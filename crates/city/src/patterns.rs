@@ -166,6 +166,7 @@ pub(crate) fn indices(pos: &Position, out: &mut [u32]) {
 mod tests {
     use std::collections::BTreeSet;
 
+    use board_core::learned::Learned;
     use board_core::{Cell, Evaluate, Player};
 
     use super::*;
@@ -272,6 +273,26 @@ mod tests {
             }
         }
         assert!(differ > 1000, "the images differ from the positions");
+    }
+
+    /// The shipped weights load, and value a position, its mirror images
+    /// and its colour-swapped twins alike (the features are symmetric too).
+    #[test]
+    fn the_shipped_weights_load_and_value_images_alike() {
+        let learned = Learned::<Position>::shipped().expect("the shipped weights load");
+        let (mut differ, mut count) = (0, 0);
+        for (pos, _) in positions(6) {
+            count += 1;
+            let value = learned.evaluate(&pos);
+            for g in 0..8 {
+                for swap in [false, true] {
+                    let image = transformed(&pos, g, swap);
+                    assert_eq!(learned.evaluate(&image), value, "{pos}: symmetry {g}");
+                }
+            }
+            differ += usize::from(value != pos.evaluate());
+        }
+        assert!(differ * 3 > count, "the learned values are the classic ones ({differ} differ)");
     }
 
     /// A lone pawn of each side on `sq` (with an enemy pawn on a1 or i9 that

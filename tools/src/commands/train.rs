@@ -25,7 +25,7 @@ use super::tune::{for_each_line, minimise_scale, open, parse_json};
 /// The flags of `tune train`.
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// The game (one with a pattern layout: adiyukh, hexdraughts, stykovka).
+    /// The game (one with a pattern layout: adiyukh, city, hexdraughts, stykovka).
     #[arg(long, short)]
     game: String,
     /// Files written by `tune datagen` or `tune merge` (JSON lines or

@@ -37,7 +37,7 @@ enum TuneStep {
     /// Concatenate the files of `datagen` shards, each game once.
     Merge(MergeArgs),
     /// Train a learned pattern evaluation on the positions of `datagen`
-    /// (adiyukh, hexdraughts, stykovka).
+    /// (adiyukh, city, hexdraughts, stykovka).
     Train(TrainArgs),
 }
 

@@ -130,6 +130,17 @@ impl Evaluate for Position {
     const FEATURE_NAMES: &'static [&'static str] = &FEATURE_NAMES;
     const WEIGHTS: &'static [i32] = &WEIGHTS;
 
+    const PATTERNS: usize = crate::patterns::PATTERNS;
+    const PATTERN_BOUND: usize = crate::patterns::INDEX_BOUND;
+    const PATTERN_LAYOUT: &'static str = crate::patterns::LAYOUT;
+    /// Trained on `16c` (docs/tuning.md, "City: the whole loop"); the
+    /// default stays the classic evaluation.
+    const LEARNED_WEIGHTS: &'static [u8] = include_bytes!("../data/learned.weights");
+
+    fn pattern_indices(&self, out: &mut [u32]) {
+        crate::patterns::indices(self, out);
+    }
+
     fn evaluate(&self) -> i32 {
         weighted_evaluation(self)
     }

@@ -159,6 +159,7 @@ mod board;
 mod eval;
 mod movegen;
 mod moves;
+mod patterns;
 mod position;
 mod stages;
 mod text;

@@ -25,7 +25,7 @@ use super::tune::{for_each_line, frozen_features, minimise_scale, open, parse_js
 /// The flags of `tune train`.
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// The game (one with a pattern layout: adiyukh, focus, hexdraughts, stykovka).
+    /// The game (one with a pattern layout: adiyukh, city, focus, hexdraughts, stykovka).
     #[arg(long, short)]
     game: String,
     /// Files written by `tune datagen` or `tune merge` (JSON lines or

@@ -210,7 +210,8 @@ pub fn decode(index: u32) -> Option<(usize, [u8; CELLS])> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use board_core::{Game, Player, Rng};
+    use board_core::learned::Learned;
+    use board_core::{Evaluate, Game, Player, Rng};
 
     /// `bits` under symmetry `g` of the 8×8 board.
     fn mirror(bits: u64, g: usize) -> u64 {
@@ -357,6 +358,33 @@ mod tests {
                 assert_eq!(index, expected, "window {w} of {pos}");
             }
         }
+    }
+
+    /// The shipped weights load, and value a position, its mirror images and
+    /// its colour-swapped twin alike (the hand features are symmetric too).
+    #[test]
+    fn the_shipped_weights_load_and_value_symmetric_positions_alike() {
+        let learned = Learned::<Position>::shipped().expect("the shipped weights load");
+        let mut differ = 0;
+        for pos in positions() {
+            let value = learned.evaluate(&pos);
+            let side = pos.side_to_move();
+            for g in 0..8 {
+                let pieces = [
+                    mirror(pos.checkers(Player::First), g),
+                    mirror(pos.checkers(Player::Second), g),
+                ];
+                let image = Position::with_pieces(pieces, side);
+                assert_eq!(learned.evaluate(&image), value, "symmetry {g} of {pos}");
+            }
+            let swapped = Position::with_pieces(
+                [pos.checkers(Player::Second), pos.checkers(Player::First)],
+                side.other(),
+            );
+            assert_eq!(learned.evaluate(&swapped), value, "colours swapped in {pos}");
+            differ += usize::from(value != pos.evaluate());
+        }
+        assert!(differ > 500, "the learned values are the classic ones ({differ} differ)");
     }
 
     #[test]

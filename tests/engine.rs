@@ -749,7 +749,7 @@ fn declared_evaluation(game: &str, setup: &str) -> String {
 }
 
 /// Until `Evaluation` is set, the engine searches with the game's default:
-/// learned in hexdraughts and adiyukh (it won at equal time), classic in otrazhenie (no
+/// learned in hexdraughts, adiyukh and stykovka (it won at equal time), classic in otrazhenie (no
 /// weights); `ugi` declares the current game's default, which follows
 /// `setoption name Game`, and a set value stays across games.
 #[test]
@@ -765,6 +765,8 @@ fn the_default_evaluation_is_the_games_and_setting_it_overrides_it() {
     assert_eq!(declared_evaluation("hexdraughts", ""), line("learned"));
     assert_eq!(declared_evaluation("otrazhenie", ""), line("classic"));
     assert_eq!(declared_evaluation("adiyukh", ""), line("learned"));
+    assert_eq!(declared_evaluation("stykovka", ""), line("learned"));
+    assert_eq!(declared_evaluation("focus", ""), line("classic"));
     assert_eq!(
         declared_evaluation("hexdraughts", "setoption name Game value otrazhenie"),
         line("classic")

@@ -86,6 +86,12 @@ impl Evaluate for Position {
     const PATTERNS: usize = crate::patterns::PATTERNS;
     const PATTERN_BOUND: usize = crate::patterns::INDEX_BOUND;
     const PATTERN_LAYOUT: &'static str = crate::patterns::LAYOUT;
+    // Trained by `tune train` on adjudicated self-play (docs/tuning.md,
+    // "Stykovka: the whole loop").
+    const LEARNED_WEIGHTS: &'static [u8] = include_bytes!("../data/learned.weights");
+    /// The learned evaluation beat the classic one at equal time (README,
+    /// "Evaluation").
+    const LEARNED_BY_DEFAULT: bool = true;
 
     fn pattern_indices(&self, out: &mut [u32]) {
         crate::patterns::indices(self, out);

@@ -62,14 +62,14 @@ const fn map(g: usize, x: usize, y: usize, n: usize) -> (usize, usize) {
     (x, y)
 }
 
-/// How each window is read: its class, and for each symmetry that carries it
-/// onto its class's representative (one or two), the square whose contents
-/// make each digit (digit `k` has weight `3^k`). A window with one symmetry
-/// repeats it.
+/// How each window is read: its class, the square of its first cell (the
+/// corner nearest `a1`), and the symmetries that carry it onto its class's
+/// representative (one or two; a window with one repeats it).
 #[derive(Clone, Copy)]
 struct Window {
     class: u32,
-    squares: [[u8; CELLS]; 2],
+    base: u8,
+    symmetries: [u8; 2],
 }
 
 const fn windows() -> [Window; PATTERNS] {
@@ -106,32 +106,24 @@ const fn windows() -> [Window; PATTERNS] {
         r += 1;
     }
     assert!(classes as usize == CLASSES);
-    let mut out = [Window { class: 0, squares: [[0; CELLS]; 2] }; PATTERNS];
+    let mut out = [Window { class: 0, base: 0, symmetries: [0; 2] }; PATTERNS];
     let mut w = 0;
     while w < PATTERNS {
         let (x, y) = (w % SPAN, w / SPAN);
         out[w].class = class_of_rep[rep[w]];
+        out[w].base = (y * 8 + x) as u8;
         let mut found = 0;
         let mut g = 0;
         while g < 8 {
             let (mx, my) = map(g, x, y, SPAN);
             if my * SPAN + mx == rep[w] && found < 2 {
-                let mut j = 0;
-                while j < SIDE {
-                    let mut i = 0;
-                    while i < SIDE {
-                        let (di, dj) = map(g, i, j, SIDE);
-                        out[w].squares[found][dj * SIDE + di] = ((y + j) * 8 + x + i) as u8;
-                        i += 1;
-                    }
-                    j += 1;
-                }
+                out[w].symmetries[found] = g as u8;
                 found += 1;
             }
             g += 1;
         }
         if found == 1 {
-            out[w].squares[1] = out[w].squares[0];
+            out[w].symmetries[1] = out[w].symmetries[0];
         }
         w += 1;
     }
@@ -140,22 +132,60 @@ const fn windows() -> [Window; PATTERNS] {
 
 static WINDOWS: [Window; PATTERNS] = windows();
 
-/// The contents of one window read through `squares`: base-3 digits.
+/// The cells of a window as nine bits: bit `j * 3 + i` is the cell `i`
+/// files and `j` ranks from the window's first cell.
+const MASKS: usize = 1 << CELLS;
+
+/// `DIGITS[g][m]`: the base-3 value of the window whose cells in the mask
+/// `m` hold a 1, read under symmetry `g` (cell `(i, j)` is the digit
+/// `map(g, i, j)`, digit `k` worth `3^k`). A window's contents are
+/// `DIGITS[g][own] + 2 · DIGITS[g][enemy]`.
+const fn digits() -> [[u16; MASKS]; 8] {
+    let mut out = [[0; MASKS]; 8];
+    let mut g = 0;
+    while g < 8 {
+        let mut m = 0;
+        while m < MASKS {
+            let mut value = 0;
+            let mut cell = 0;
+            while cell < CELLS {
+                if m >> cell & 1 != 0 {
+                    let (di, dj) = map(g, cell % SIDE, cell / SIDE, SIDE);
+                    value += 3u16.pow((dj * SIDE + di) as u32);
+                }
+                cell += 1;
+            }
+            out[g][m] = value;
+            m += 1;
+        }
+        g += 1;
+    }
+    out
+}
+
+static DIGITS: [[u16; MASKS]; 8] = digits();
+
+/// The nine cells of `bits` in the window whose first cell is `base`.
 #[inline]
-fn read(own: u64, enemy: u64, squares: &[u8; CELLS]) -> u32 {
-    squares
-        .iter()
-        .rev()
-        .fold(0, |index, &sq| index * 3 + ((own >> sq) & 1) as u32 + 2 * ((enemy >> sq) & 1) as u32)
+fn cells(bits: u64, base: u8) -> usize {
+    let rows = bits >> base;
+    (rows & 7 | (rows >> 5) & 0o70 | (rows >> 10) & 0o700) as usize
 }
 
 /// Writes the pattern index of each of the position's 36 windows, side to
 /// move's view (each below [`INDEX_BOUND`]: `class * CONTENTS + contents`),
-/// in window order (`a1`'s window first, then along the rank). No allocation.
+/// in window order (`a1`'s window first, then along the rank). No
+/// allocation: two 9-bit masks and two table look-ups a reading.
 pub fn indices(pos: &Position, out: &mut [u32]) {
     let (own, enemy) = pos.own_and_enemy();
     for (slot, window) in out.iter_mut().zip(&WINDOWS) {
-        let index = read(own, enemy, &window.squares[0]).min(read(own, enemy, &window.squares[1]));
+        let (mine, theirs) = (cells(own, window.base), cells(enemy, window.base));
+        let read = |g: u8| {
+            let table = &DIGITS[usize::from(g)];
+            u32::from(table[mine]) + 2 * u32::from(table[theirs])
+        };
+        let [first, second] = window.symmetries;
+        let index = if first == second { read(first) } else { read(first).min(read(second)) };
         *slot = window.class * CONTENTS as u32 + index;
     }
 }
@@ -180,7 +210,8 @@ pub fn decode(index: u32) -> Option<(usize, [u8; CELLS])> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use board_core::{Game, Player, Rng};
+    use board_core::learned::Learned;
+    use board_core::{Evaluate, Game, Player, Rng};
 
     /// `bits` under symmetry `g` of the 8×8 board.
     fn mirror(bits: u64, g: usize) -> u64 {
@@ -299,6 +330,61 @@ mod tests {
                 assert_eq!(marked, expected, "square {sq}");
             }
         }
+    }
+
+    /// The tables read a window as its definition does, cell by cell: the
+    /// cell `(i, j)` is the digit `map(g, i, j)`, and a window with two
+    /// symmetries takes the smaller reading.
+    #[test]
+    fn the_tables_read_every_cell_as_defined() {
+        for pos in positions() {
+            let (own, enemy) = pos.own_and_enemy();
+            let mut out = [0; PATTERNS];
+            indices(&pos, &mut out);
+            for (w, (window, &index)) in WINDOWS.iter().zip(&out).enumerate() {
+                let (x, y) = (w % SPAN, w / SPAN);
+                let reading = |g: u8| {
+                    let mut value = 0;
+                    for (i, j) in (0..SIDE).flat_map(|j| (0..SIDE).map(move |i| (i, j))) {
+                        let sq = (y + j) * 8 + x + i;
+                        let digit = (own >> sq & 1) + 2 * (enemy >> sq & 1);
+                        let (di, dj) = map(usize::from(g), i, j, SIDE);
+                        value += digit as u32 * 3u32.pow((dj * SIDE + di) as u32);
+                    }
+                    value
+                };
+                let [a, b] = window.symmetries;
+                let expected = window.class * CONTENTS as u32 + reading(a).min(reading(b));
+                assert_eq!(index, expected, "window {w} of {pos}");
+            }
+        }
+    }
+
+    /// The shipped weights load, and value a position, its mirror images and
+    /// its colour-swapped twin alike (the hand features are symmetric too).
+    #[test]
+    fn the_shipped_weights_load_and_value_symmetric_positions_alike() {
+        let learned = Learned::<Position>::shipped().expect("the shipped weights load");
+        let mut differ = 0;
+        for pos in positions() {
+            let value = learned.evaluate(&pos);
+            let side = pos.side_to_move();
+            for g in 0..8 {
+                let pieces = [
+                    mirror(pos.checkers(Player::First), g),
+                    mirror(pos.checkers(Player::Second), g),
+                ];
+                let image = Position::with_pieces(pieces, side);
+                assert_eq!(learned.evaluate(&image), value, "symmetry {g} of {pos}");
+            }
+            let swapped = Position::with_pieces(
+                [pos.checkers(Player::Second), pos.checkers(Player::First)],
+                side.other(),
+            );
+            assert_eq!(learned.evaluate(&swapped), value, "colours swapped in {pos}");
+            differ += usize::from(value != pos.evaluate());
+        }
+        assert!(differ > 500, "the learned values are the classic ones ({differ} differ)");
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Move generation: quiet moves, and captures with compulsory continuation,
 //! flying kings, Turkish-strike removal and promotion during a capture.
 
-use crate::board::{ALL_FIELDS, Bits, Direction, bit, bits_of, first_on_ray, next, ray, row_bits};
+use crate::board::{
+    ALL_FIELDS, Bits, Direction, bit, bits_of, first_on_ray, next, ray, ray_len, row_bits,
+};
 use crate::moves::Move;
 
 /// The pieces as seen by the side to move, and its direction of play.
@@ -251,34 +253,30 @@ impl Sides {
         if self.kings == 0 {
             return 0;
         }
-        let victims = self.victims(empty);
+        let occupied = ALL_FIELDS & !empty;
         let mut capturing = 0;
-        // One call site for the kings (a side has few), so that the slides
-        // are inlined here rather than called once a king.
         for king in bits_of(self.kings) {
-            let from = bit(king);
-            // The slides towards `dir`, then whether the first piece on the
-            // way can be taken.
+            // The fields beyond the first enemy piece on each line.
+            let mut beyond: Bits = 0;
             let mut slides = |moves: &mut Vec<Move>, dir: Direction| {
-                let mut to = i32::from(king);
-                let mut at = from;
-                loop {
-                    let next = dir.step(at);
-                    if next & empty == 0 {
-                        if next & victims[dir as usize] != 0 {
-                            capturing |= from;
-                        }
-                        break;
-                    }
-                    to += dir.delta();
-                    moves.push(Move::quiet(king, to as u8, false));
-                    at = next;
-                }
+                let (count, blocker) = match first_on_ray(king, dir, occupied) {
+                    None => (ray_len(king, dir), 0),
+                    Some(index) => (ray_len(king, dir) - ray_len(index, dir) - 1, bit(index)),
+                };
+                beyond |= dir.step(blocker & self.opp);
+                let first = Move::quiet(king, (i32::from(king) + dir.delta()) as u8, false).low();
+                let step = (dir.delta() << 7) as u32;
+                moves.extend(
+                    (0..count).map(|j| Move::from_low(first.wrapping_add(j.wrapping_mul(step)))),
+                );
             };
             slides(moves, Direction::UpLeft);
             slides(moves, Direction::UpRight);
             slides(moves, Direction::DownLeft);
             slides(moves, Direction::DownRight);
+            if beyond & empty != 0 {
+                capturing |= bit(king);
+            }
         }
         capturing
     }

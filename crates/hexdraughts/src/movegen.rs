@@ -259,9 +259,14 @@ impl Sides {
             // The fields beyond the first enemy piece on each line.
             let mut beyond: Bits = 0;
             let mut slides = |moves: &mut Vec<Move>, dir: Direction| {
+                // On the edge of the board facing out: nothing to do.
+                let length = ray_len(king, dir);
+                if length == 0 {
+                    return;
+                }
                 let (count, blocker) = match first_on_ray(king, dir, occupied) {
-                    None => (ray_len(king, dir), 0),
-                    Some(index) => (ray_len(king, dir) - ray_len(index, dir) - 1, bit(index)),
+                    None => (length, 0),
+                    Some(index) => (length - ray_len(index, dir) - 1, bit(index)),
                 };
                 beyond |= dir.step(blocker & self.opp);
                 let first = Move::quiet(king, (i32::from(king) + dir.delta()) as u8, false).low();

@@ -403,9 +403,14 @@ impl CaptureSearch<'_> {
             return false;
         }
         let live = live & !victim;
-        let takes = |at: u8, side: Direction| {
-            first_on_ray(at, side, occupied)
-                .is_some_and(|p| live & bit(p) != 0 && side.step(bit(p)) & empty != 0)
+        // Across each way, the pieces that could be taken (live, with an
+        // empty field beyond): a landing whose line holds none of them
+        // needs no bit scan.
+        let victims = across.map(|side| live & side.opposite().step(empty));
+        let takes = |at: u8, side: usize| {
+            ray(at, across[side]) & victims[side] != 0
+                && first_on_ray(at, across[side], occupied)
+                    .is_some_and(|p| victims[side] & bit(p) != 0)
         };
         let mut landings = [0; 10];
         let mut count = 0;
@@ -414,7 +419,7 @@ impl CaptureSearch<'_> {
         while reach != 0 {
             landing += dir.delta();
             let field = landing as u8;
-            if takes(field, across[0]) || takes(field, across[1]) {
+            if takes(field, 0) || takes(field, 1) {
                 continuing |= 1 << count;
             }
             landings[count] = field;

@@ -271,9 +271,12 @@ impl Sides {
                 beyond |= dir.step(blocker & self.opp);
                 let first = Move::quiet(king, (i32::from(king) + dir.delta()) as u8, false).low();
                 let step = (dir.delta() << 7) as u32;
-                moves.extend(
-                    (0..count).map(|j| Move::from_low(first.wrapping_add(j.wrapping_mul(step)))),
-                );
+                if count > 0 {
+                    moves.extend(
+                        (0..count)
+                            .map(|j| Move::from_low(first.wrapping_add(j.wrapping_mul(step)))),
+                    );
+                }
             };
             slides(moves, Direction::UpLeft);
             slides(moves, Direction::UpRight);
@@ -300,6 +303,9 @@ fn distance(from: u8, to: u8, dir: Direction) -> u32 {
 fn extend_steps(moves: &mut Vec<Move>, targets: Bits, dir: Direction) {
     let table = &STEPS[dir as usize];
     for (half, offset) in [(targets as u64, 0), ((targets >> 64) as u64, 64)] {
+        if half == 0 {
+            continue;
+        }
         let mut rest = half;
         moves.extend((0..half.count_ones()).map(|_| {
             let index = rest.trailing_zeros() as usize;

@@ -253,15 +253,10 @@ const fn lowest(set: Bits) -> u8 {
     }
 }
 
-/// The highest padded bit of a non-empty set (one 64-bit scan).
+/// The highest padded bit of a non-empty set.
 #[inline(always)]
 const fn highest(set: Bits) -> u8 {
-    let high = (set >> 64) as u64;
-    if high != 0 {
-        127 - high.leading_zeros() as u8
-    } else {
-        63 - (set as u64).leading_zeros() as u8
-    }
+    (BITS as u32 - 1 - set.leading_zeros()) as u8
 }
 
 /// The fields of one row (0 = A).

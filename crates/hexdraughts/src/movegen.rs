@@ -230,8 +230,11 @@ impl Sides {
     ///
     /// Each direction's run of men's steps is appended by one `extend` of a
     /// counted iterator (one capacity check a run, the length kept in a
-    /// register), each step read from a table; a king's slides are pushed
-    /// one by one (mostly none or a few: counting them first cost more).
+    /// register), each step read from a table; a king's slides along a
+    /// line are counted from the first piece on it (one lookup and one bit
+    /// scan) and a table of line lengths, and appended the same way. A line
+    /// facing off the board, and a half or a line without a move, costs no
+    /// `extend`. (Random play 899 -> 804 instructions a ply with these.)
     #[inline]
     fn generate_quiet_unless_kings_capture<const PROMOTING: bool>(
         &self,
@@ -264,11 +267,19 @@ impl Sides {
                 if length == 0 {
                     return;
                 }
+                // The slides: every field to the edge, or the fields before
+                // the first piece (the line's length less that piece's
+                // line beyond it, less the piece).
                 let (count, blocker) = match first_on_ray(king, dir, occupied) {
                     None => (length, 0),
                     Some(index) => (length - ray_len(index, dir) - 1, bit(index)),
                 };
+                // An enemy piece first on the line with an empty field
+                // beyond can be taken (tested once for the four lines).
                 beyond |= dir.step(blocker & self.opp);
+                // The slides differ by their end field alone: each adds the
+                // step to the move's bits. No `extend` at all for none (its
+                // set-up costs more than the test).
                 let first = Move::quiet(king, (i32::from(king) + dir.delta()) as u8, false).low();
                 let step = (dir.delta() << 7) as u32;
                 if count > 0 {
@@ -303,6 +314,7 @@ fn distance(from: u8, to: u8, dir: Direction) -> u32 {
 fn extend_steps(moves: &mut Vec<Move>, targets: Bits, dir: Direction) {
     let table = &STEPS[dir as usize];
     for (half, offset) in [(targets as u64, 0), ((targets >> 64) as u64, 64)] {
+        // No `extend` for no steps (random play 809 -> 805 a ply).
         if half == 0 {
             continue;
         }

@@ -77,11 +77,6 @@ impl Sides {
         found
     }
 
-    /// The board as seen by a capturing piece that started on `start`.
-    fn capture_board(&self, start: u8) -> CaptureBoard {
-        CaptureBoard { opp: self.opp, empty: self.empty() | bit(start), promotion: self.promotion }
-    }
-
     /// Appends every legal move: the captures if there are any, else the
     /// quiet moves.
     // Always inlined into `Position::generate_moves` (left to itself the
@@ -174,16 +169,22 @@ impl Sides {
 
     /// The captures of the men `men` and the kings `kings`, men first.
     fn generate_captures_of(&self, men: Bits, kings: Bits, moves: &mut Vec<Move>) {
+        let empty = self.empty();
+        let mut search = CaptureSearch {
+            board: CaptureBoard { opp: self.opp, empty, promotion: self.promotion },
+            from: 0,
+            man: true,
+            steps: 0,
+            count: 0,
+            moves,
+        };
+        // One search for every piece: only the start changes (a search
+        // leaves its steps and count as it found them).
         for (pieces, king) in [(men, false), (kings, true)] {
             for start in bits_of(pieces) {
-                let mut search = CaptureSearch {
-                    board: self.capture_board(start),
-                    from: start,
-                    man: !king,
-                    steps: 0,
-                    count: 0,
-                    moves,
-                };
+                search.board.empty = empty | bit(start);
+                search.from = start;
+                search.man = !king;
                 search.extend(start, king, 0);
             }
         }

@@ -208,6 +208,27 @@ pub(crate) const fn ray(bit: u8, dir: Direction) -> Bits {
     RAYS[dir as usize][bit as usize]
 }
 
+/// The number of fields beyond each padded bit along each direction.
+const RAY_LEN: [[u8; BITS]; 4] = {
+    let mut table = [[0; BITS]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut k = 0;
+        while k < BITS {
+            table[d][k] = RAYS[d][k].count_ones() as u8;
+            k += 1;
+        }
+        d += 1;
+    }
+    table
+};
+
+/// The number of fields beyond `bit` towards `dir`, to the edge of the board.
+#[inline]
+pub(crate) const fn ray_len(bit: u8, dir: Direction) -> u32 {
+    RAY_LEN[dir as usize][bit as usize] as u32
+}
+
 /// The first field of `pieces` beyond `bit` towards `dir`, or `None`.
 #[inline]
 pub(crate) const fn first_on_ray(bit: u8, dir: Direction, pieces: Bits) -> Option<u8> {
@@ -215,10 +236,27 @@ pub(crate) const fn first_on_ray(bit: u8, dir: Direction, pieces: Bits) -> Optio
     if hits == 0 {
         None
     } else if dir.delta() > 0 {
-        Some(hits.trailing_zeros() as u8)
+        Some(lowest(hits))
     } else {
-        Some((BITS as u32 - 1 - hits.leading_zeros()) as u8)
+        Some(highest(hits))
     }
+}
+
+/// The lowest padded bit of a non-empty set (one 64-bit scan).
+#[inline(always)]
+const fn lowest(set: Bits) -> u8 {
+    let low = set as u64;
+    if low != 0 {
+        low.trailing_zeros() as u8
+    } else {
+        64 + ((set >> 64) as u64).trailing_zeros() as u8
+    }
+}
+
+/// The highest padded bit of a non-empty set.
+#[inline(always)]
+const fn highest(set: Bits) -> u8 {
+    (BITS as u32 - 1 - set.leading_zeros()) as u8
 }
 
 /// The fields of one row (0 = A).

@@ -1,7 +1,9 @@
 //! Move generation: quiet moves, and captures with compulsory continuation,
 //! flying kings, Turkish-strike removal and promotion during a capture.
 
-use crate::board::{ALL_FIELDS, Bits, Direction, bit, bits_of, first_on_ray, next, ray, row_bits};
+use crate::board::{
+    ALL_FIELDS, Bits, Direction, bit, bits_of, first_on_ray, next, ray, ray_len, row_bits,
+};
 use crate::moves::Move;
 
 /// The pieces as seen by the side to move, and its direction of play.
@@ -73,11 +75,6 @@ impl Sides {
             }
         }
         found
-    }
-
-    /// The board as seen by a capturing piece that started on `start`.
-    fn capture_board(&self, start: u8) -> CaptureBoard {
-        CaptureBoard { opp: self.opp, empty: self.empty() | bit(start), promotion: self.promotion }
     }
 
     /// Appends every legal move: the captures if there are any, else the
@@ -172,16 +169,22 @@ impl Sides {
 
     /// The captures of the men `men` and the kings `kings`, men first.
     fn generate_captures_of(&self, men: Bits, kings: Bits, moves: &mut Vec<Move>) {
+        let empty = self.empty();
+        let mut search = CaptureSearch {
+            board: CaptureBoard { opp: self.opp, empty, promotion: self.promotion },
+            from: 0,
+            man: true,
+            steps: 0,
+            count: 0,
+            moves,
+        };
+        // One search for every piece: only the start changes (a search
+        // leaves its steps and count as it found them).
         for (pieces, king) in [(men, false), (kings, true)] {
             for start in bits_of(pieces) {
-                let mut search = CaptureSearch {
-                    board: self.capture_board(start),
-                    from: start,
-                    man: !king,
-                    steps: 0,
-                    count: 0,
-                    moves,
-                };
+                search.board.empty = empty | bit(start);
+                search.from = start;
+                search.man = !king;
                 search.extend(start, king, 0);
             }
         }
@@ -228,8 +231,11 @@ impl Sides {
     ///
     /// Each direction's run of men's steps is appended by one `extend` of a
     /// counted iterator (one capacity check a run, the length kept in a
-    /// register), each step read from a table; a king's slides are pushed
-    /// one by one (mostly none or a few: counting them first cost more).
+    /// register), each step read from a table; a king's slides along a
+    /// line are counted from the first piece on it (one lookup and one bit
+    /// scan) and a table of line lengths, and appended the same way. A line
+    /// facing off the board, and a half or a line without a move, costs no
+    /// `extend`. (Random play 899 -> 804 instructions a ply with these.)
     #[inline]
     fn generate_quiet_unless_kings_capture<const PROMOTING: bool>(
         &self,
@@ -251,34 +257,46 @@ impl Sides {
         if self.kings == 0 {
             return 0;
         }
-        let victims = self.victims(empty);
+        let occupied = ALL_FIELDS & !empty;
         let mut capturing = 0;
-        // One call site for the kings (a side has few), so that the slides
-        // are inlined here rather than called once a king.
         for king in bits_of(self.kings) {
-            let from = bit(king);
-            // The slides towards `dir`, then whether the first piece on the
-            // way can be taken.
+            // The fields beyond the first enemy piece on each line.
+            let mut beyond: Bits = 0;
             let mut slides = |moves: &mut Vec<Move>, dir: Direction| {
-                let mut to = i32::from(king);
-                let mut at = from;
-                loop {
-                    let next = dir.step(at);
-                    if next & empty == 0 {
-                        if next & victims[dir as usize] != 0 {
-                            capturing |= from;
-                        }
-                        break;
-                    }
-                    to += dir.delta();
-                    moves.push(Move::quiet(king, to as u8, false));
-                    at = next;
+                // On the edge of the board facing out: nothing to do.
+                let length = ray_len(king, dir);
+                if length == 0 {
+                    return;
+                }
+                // The slides: every field to the edge, or the fields before
+                // the first piece (the line's length less that piece's
+                // line beyond it, less the piece).
+                let (count, blocker) = match first_on_ray(king, dir, occupied) {
+                    None => (length, 0),
+                    Some(index) => (length - ray_len(index, dir) - 1, bit(index)),
+                };
+                // An enemy piece first on the line with an empty field
+                // beyond can be taken (tested once for the four lines).
+                beyond |= dir.step(blocker & self.opp);
+                // The slides differ by their end field alone: each adds the
+                // step to the move's bits. No `extend` at all for none (its
+                // set-up costs more than the test).
+                let first = Move::quiet(king, (i32::from(king) + dir.delta()) as u8, false).low();
+                let step = (dir.delta() << 7) as u32;
+                if count > 0 {
+                    moves.extend(
+                        (0..count)
+                            .map(|j| Move::from_low(first.wrapping_add(j.wrapping_mul(step)))),
+                    );
                 }
             };
             slides(moves, Direction::UpLeft);
             slides(moves, Direction::UpRight);
             slides(moves, Direction::DownLeft);
             slides(moves, Direction::DownRight);
+            if beyond & empty != 0 {
+                capturing |= bit(king);
+            }
         }
         capturing
     }
@@ -297,6 +315,10 @@ fn distance(from: u8, to: u8, dir: Direction) -> u32 {
 fn extend_steps(moves: &mut Vec<Move>, targets: Bits, dir: Direction) {
     let table = &STEPS[dir as usize];
     for (half, offset) in [(targets as u64, 0), ((targets >> 64) as u64, 64)] {
+        // No `extend` for no steps (random play 809 -> 805 a ply).
+        if half == 0 {
+            continue;
+        }
         let mut rest = half;
         moves.extend((0..half.count_ones()).map(|_| {
             let index = rest.trailing_zeros() as usize;
@@ -400,9 +422,14 @@ impl CaptureSearch<'_> {
             return false;
         }
         let live = live & !victim;
-        let takes = |at: u8, side: Direction| {
-            first_on_ray(at, side, occupied)
-                .is_some_and(|p| live & bit(p) != 0 && side.step(bit(p)) & empty != 0)
+        // Across each way, the pieces that could be taken (live, with an
+        // empty field beyond): a landing whose line holds none of them
+        // needs no bit scan.
+        let victims = across.map(|side| live & side.opposite().step(empty));
+        let takes = |at: u8, side: usize| {
+            ray(at, across[side]) & victims[side] != 0
+                && first_on_ray(at, across[side], occupied)
+                    .is_some_and(|p| victims[side] & bit(p) != 0)
         };
         let mut landings = [0; 10];
         let mut count = 0;
@@ -411,7 +438,7 @@ impl CaptureSearch<'_> {
         while reach != 0 {
             landing += dir.delta();
             let field = landing as u8;
-            if takes(field, across[0]) || takes(field, across[1]) {
+            if takes(field, 0) || takes(field, 1) {
                 continuing |= 1 << count;
             }
             landings[count] = field;

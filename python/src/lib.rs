@@ -686,8 +686,9 @@ fn search_state(
     if think.use_table && memory.endgame_table().is_none() {
         memory.set_endgame_table(kinds::endgame_table(py, entry));
     }
-    // The evaluation the game's engines use by default (learned where it won).
-    if memory.learned().is_none() {
+    // The evaluation the game's engines use by default (learned where it
+    // won), read again when an `Engine` moves on to another game.
+    if memory.learned().is_none_or(|learned| learned.game() != entry.name) {
         memory.set_learned(entry.default_learned());
     }
     let position = &state;

@@ -47,6 +47,18 @@ def test_an_engine_keeps_its_memory_through_a_game():
     assert state.outcome is not None
 
 
+def test_an_engine_moved_to_another_game_searches_with_that_games_evaluation():
+    # Hexdraughts and adiyukh both default to their learned evaluations: an
+    # engine that searched one searches the other as a fresh search does.
+    engine = igroteka.Engine("alphabeta", hash_mb=4)
+    engine.best_move(igroteka.State("hexdraughts"), depth=3)
+    state = igroteka.State("adiyukh")
+    state.apply_move(state.legal_moves()[0])
+    fresh = igroteka.best_move(state, engine="alphabeta", depth=4, hash_mb=4)
+    moved = engine.best_move(state, depth=4)
+    assert (moved.move, moved.score, moved.pv) == (fresh.move, fresh.score, fresh.pv)
+
+
 def test_otrazhenie_plays_from_its_table():
     # One White checker against two Black: the table knows it.
     state = igroteka.State("otrazhenie", position="7B/8/8/3B4/8/8/8/W7 w")

@@ -402,6 +402,13 @@ pub trait Evaluate: Game {
     /// learned evaluation beat its classic one at equal time.
     const LEARNED_BY_DEFAULT: bool = false;
 
+    /// The learned evaluation's values are rounded toward zero to a multiple
+    /// of this (1: not rounded). Alpha-beta cuts off more in a tree of
+    /// coarse values: City's hand evaluation takes few distinct values, and
+    /// its learned one, unrounded, needs 5 to 12 times the nodes for the
+    /// same depth (docs/tuning.md, "City: the whole loop").
+    const LEARNED_GRAIN: i32 = 1;
+
     /// Writes the position's [`PATTERNS`](Evaluate::PATTERNS) pattern
     /// indices (side to move's view) into `out`, which holds that many.
     fn pattern_indices(&self, _out: &mut [u32]) {}

@@ -307,7 +307,8 @@ impl<G: Evaluate> Learned<G> {
     /// The value of `pos` for the side to move, within ±20 000: the pattern
     /// weights of its indices plus its features times their weights; a
     /// position the game values outright ([`Valuation::Fixed`]) keeps that
-    /// value. Allocates nothing.
+    /// value. Rounded toward zero to a multiple of
+    /// [`Evaluate::LEARNED_GRAIN`]. Allocates nothing.
     pub fn evaluate(&self, pos: &G) -> i32 {
         let mut features = [0; MAX_FEATURES];
         let features = &mut features[..G::FEATURE_NAMES.len().min(MAX_FEATURES)];
@@ -321,7 +322,8 @@ impl<G: Evaluate> Learned<G> {
             .iter()
             .map(|&i| i32::from(self.patterns.get(i as usize).copied().unwrap_or(0)))
             .sum();
-        (patterns + dot(&self.features, features)).clamp(-20_000, 20_000)
+        let value = (patterns + dot(&self.features, features)).clamp(-20_000, 20_000);
+        if G::LEARNED_GRAIN > 1 { value / G::LEARNED_GRAIN * G::LEARNED_GRAIN } else { value }
     }
 }
 

@@ -136,6 +136,10 @@ impl Evaluate for Position {
     /// Trained on `16c` (docs/tuning.md, "City: the whole loop"); the
     /// default stays the classic evaluation.
     const LEARNED_WEIGHTS: &'static [u8] = include_bytes!("../data/learned.weights");
+    /// Rounded to half a pawn: unrounded, the learned values' trees grow
+    /// 12-fold to depth 6 from the start (docs/tuning.md, "City: the whole
+    /// loop").
+    const LEARNED_GRAIN: i32 = 50;
 
     fn pattern_indices(&self, out: &mut [u32]) {
         crate::patterns::indices(self, out);

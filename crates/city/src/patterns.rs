@@ -275,8 +275,9 @@ mod tests {
         assert!(differ > 1000, "the images differ from the positions");
     }
 
-    /// The shipped weights load, and value a position, its mirror images
-    /// and its colour-swapped twins alike (the features are symmetric too).
+    /// The shipped weights load, value a position, its mirror images and its
+    /// colour-swapped twins alike (the features are symmetric too), and in
+    /// multiples of the grain.
     #[test]
     fn the_shipped_weights_load_and_value_images_alike() {
         let learned = Learned::<Position>::shipped().expect("the shipped weights load");
@@ -284,6 +285,9 @@ mod tests {
         for (pos, _) in positions(6) {
             count += 1;
             let value = learned.evaluate(&pos);
+            // Rounded to the grain, unless the rules value it outright.
+            let fixed = matches!(pos.features(&mut [0; 5]), board_core::Valuation::Fixed(_));
+            assert!(fixed || value % Position::LEARNED_GRAIN == 0, "{pos}: {value}");
             for g in 0..8 {
                 for swap in [false, true] {
                     let image = transformed(&pos, g, swap);

@@ -171,6 +171,12 @@ impl Column {
         self.pieces().filter(|p| p.color == color).count()
     }
 
+    /// The packed word: two bits a piece from the bottom up ([`Piece`]'s
+    /// code), the height from bit 56.
+    pub(crate) const fn bits(self) -> u64 {
+        self.0
+    }
+
     pub(crate) const fn code_at(self, level: usize) -> u64 {
         (self.0 >> (2 * level)) & 3
     }

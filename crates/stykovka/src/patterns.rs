@@ -1,16 +1,17 @@
 //! Pattern features for a learned evaluation (docs/tuning.md, "Training").
 //!
-//! The board is read as its 36 overlapping 3×3 windows (top-left corners
-//! `a1` to `f6`). Each cell of a window is empty (digit 0), the side to
-//! move's checker (1) or the opponent's (2); a window's nine digits, base 3,
-//! are its contents (`3⁹` = 19 683 values). Windows share weights under the
-//! eight symmetries of the square: the 36 windows fall in six classes (by
-//! their distance to the edges), and a window's contents are read in the
+//! The board is read as its 49 overlapping 2×2 windows (first cells `a1`
+//! to `g7`). Each cell of a window is empty (digit 0), the side to move's
+//! checker (1) or the opponent's (2); a window's four digits, base 3, are
+//! its contents (`3⁴` = 81 values). Windows share weights under the eight
+//! symmetries of the square: the 49 windows fall in ten classes (by their
+//! distance to the edges), and a window's contents are read in the
 //! orientation that carries it onto its class's representative — for the
-//! windows on a diagonal, which two symmetries carry there, the smaller of
-//! the two readings. So a position and its mirror images have the same
-//! indices (as a multiset), and an evaluation that sums one weight per index
-//! values them alike.
+//! windows that more than one symmetry carries there (those on a diagonal
+//! or a middle line, two; the centre window `d4`–`e5`, all eight), the
+//! smallest of those readings. So a position and its mirror images have
+//! the same indices (as a multiset), and an evaluation that sums one weight
+//! per index values them alike.
 //!
 //! ```
 //! use stykovka::Position;
@@ -24,24 +25,25 @@
 use crate::Position;
 
 /// The side of a window, in squares.
-const SIDE: usize = 3;
-/// The windows along a file or a rank (8 − 3 + 1).
+const SIDE: usize = 2;
+/// The windows along a file or a rank (8 − 2 + 1).
 const SPAN: usize = 8 - SIDE + 1;
 /// The cells of a window.
 const CELLS: usize = SIDE * SIDE;
-/// The contents of one window: `3⁹`.
-pub const CONTENTS: usize = 19_683;
+/// The contents of one window: `3⁴`.
+pub const CONTENTS: usize = 81;
 /// The windows of a position, and so the indices [`indices`] writes.
 pub const PATTERNS: usize = SPAN * SPAN;
 /// The classes of windows under the board's symmetries.
-pub const CLASSES: usize = 6;
+pub const CLASSES: usize = 10;
 /// Every index [`indices`] writes is below this: `CLASSES * CONTENTS`.
 pub const INDEX_BOUND: usize = CLASSES * CONTENTS;
 /// The layout in words; its hash ([`layout_hash`]) tells weight files of
 /// another layout apart.
-pub const LAYOUT: &str = "stykovka patterns v1: 3x3 windows a1..f6, digits empty/own/enemy \
-                          base 3 (a window's first cell lowest), 6 classes under the 8 \
-                          symmetries, diagonal windows read in the smaller orientation";
+pub const LAYOUT: &str = "stykovka patterns v2: 2x2 windows a1..g7, digits empty/own/enemy \
+                          base 3 (a window's first cell lowest), 10 classes under the 8 \
+                          symmetries, a window that several symmetries carry onto its \
+                          class's representative read in the smallest of those orientations";
 
 /// A 64-bit FNV-1a hash of [`LAYOUT`]
 /// ([`board_core::learned::layout_hash`]).
@@ -64,12 +66,13 @@ const fn map(g: usize, x: usize, y: usize, n: usize) -> (usize, usize) {
 
 /// How each window is read: its class, the square of its first cell (the
 /// corner nearest `a1`), and the symmetries that carry it onto its class's
-/// representative (one or two; a window with one repeats it).
+/// representative (bit `g` for symmetry `g`: one bit for most windows, two
+/// on a diagonal or a middle line, all eight for the centre window).
 #[derive(Clone, Copy)]
 struct Window {
     class: u32,
     base: u8,
-    symmetries: [u8; 2],
+    symmetries: u8,
 }
 
 const fn windows() -> [Window; PATTERNS] {
@@ -106,24 +109,19 @@ const fn windows() -> [Window; PATTERNS] {
         r += 1;
     }
     assert!(classes as usize == CLASSES);
-    let mut out = [Window { class: 0, base: 0, symmetries: [0; 2] }; PATTERNS];
+    let mut out = [Window { class: 0, base: 0, symmetries: 0 }; PATTERNS];
     let mut w = 0;
     while w < PATTERNS {
         let (x, y) = (w % SPAN, w / SPAN);
         out[w].class = class_of_rep[rep[w]];
         out[w].base = (y * 8 + x) as u8;
-        let mut found = 0;
         let mut g = 0;
         while g < 8 {
             let (mx, my) = map(g, x, y, SPAN);
-            if my * SPAN + mx == rep[w] && found < 2 {
-                out[w].symmetries[found] = g as u8;
-                found += 1;
+            if my * SPAN + mx == rep[w] {
+                out[w].symmetries |= 1 << g;
             }
             g += 1;
-        }
-        if found == 1 {
-            out[w].symmetries[1] = out[w].symmetries[0];
         }
         w += 1;
     }
@@ -132,7 +130,7 @@ const fn windows() -> [Window; PATTERNS] {
 
 static WINDOWS: [Window; PATTERNS] = windows();
 
-/// The cells of a window as nine bits: bit `j * 3 + i` is the cell `i`
+/// The cells of a window as four bits: bit `j * 2 + i` is the cell `i`
 /// files and `j` ranks from the window's first cell.
 const MASKS: usize = 1 << CELLS;
 
@@ -140,7 +138,7 @@ const MASKS: usize = 1 << CELLS;
 /// `m` hold a 1, read under symmetry `g` (cell `(i, j)` is the digit
 /// `map(g, i, j)`, digit `k` worth `3^k`). A window's contents are
 /// `DIGITS[g][own] + 2 · DIGITS[g][enemy]`.
-const fn digits() -> [[u16; MASKS]; 8] {
+const fn digits() -> [[u8; MASKS]; 8] {
     let mut out = [[0; MASKS]; 8];
     let mut g = 0;
     while g < 8 {
@@ -151,7 +149,7 @@ const fn digits() -> [[u16; MASKS]; 8] {
             while cell < CELLS {
                 if m >> cell & 1 != 0 {
                     let (di, dj) = map(g, cell % SIDE, cell / SIDE, SIDE);
-                    value += 3u16.pow((dj * SIDE + di) as u32);
+                    value += 3u8.pow((dj * SIDE + di) as u32);
                 }
                 cell += 1;
             }
@@ -163,34 +161,39 @@ const fn digits() -> [[u16; MASKS]; 8] {
     out
 }
 
-static DIGITS: [[u16; MASKS]; 8] = digits();
+static DIGITS: [[u8; MASKS]; 8] = digits();
 
-/// The nine cells of `bits` in the window whose first cell is `base`.
+/// The four cells of `bits` in the window whose first cell is `base`.
 #[inline]
 fn cells(bits: u64, base: u8) -> usize {
     let rows = bits >> base;
-    (rows & 7 | (rows >> 5) & 0o70 | (rows >> 10) & 0o700) as usize
+    (rows & 3 | (rows >> 6) & 0b1100) as usize
 }
 
-/// Writes the pattern index of each of the position's 36 windows, side to
+/// Writes the pattern index of each of the position's 49 windows, side to
 /// move's view (each below [`INDEX_BOUND`]: `class * CONTENTS + contents`),
 /// in window order (`a1`'s window first, then along the rank). No
-/// allocation: two 9-bit masks and two table look-ups a reading.
+/// allocation: two 4-bit masks and two table look-ups a reading.
 pub fn indices(pos: &Position, out: &mut [u32]) {
     let (own, enemy) = pos.own_and_enemy();
     for (slot, window) in out.iter_mut().zip(&WINDOWS) {
         let (mine, theirs) = (cells(own, window.base), cells(enemy, window.base));
-        let read = |g: u8| {
-            let table = &DIGITS[usize::from(g)];
+        let read = |g: u32| {
+            let table = &DIGITS[g as usize];
             u32::from(table[mine]) + 2 * u32::from(table[theirs])
         };
-        let [first, second] = window.symmetries;
-        let index = if first == second { read(first) } else { read(first).min(read(second)) };
+        let mut symmetries = window.symmetries;
+        let mut index = read(symmetries.trailing_zeros());
+        symmetries &= symmetries - 1;
+        while symmetries != 0 {
+            index = index.min(read(symmetries.trailing_zeros()));
+            symmetries &= symmetries - 1;
+        }
         *slot = window.class * CONTENTS as u32 + index;
     }
 }
 
-/// The class and the nine cells (0 empty, 1 own, 2 the opponent's; digit
+/// The class and the four cells (0 empty, 1 own, 2 the opponent's; digit
 /// `k` first) of an index of [`indices`], or `None` at or past
 /// [`INDEX_BOUND`].
 pub fn decode(index: u32) -> Option<(usize, [u8; CELLS])> {
@@ -261,19 +264,43 @@ mod tests {
     #[test]
     fn indices_are_in_range_and_every_class_is_used() {
         let mut seen = [0usize; CLASSES];
+        let mut contents = vec![std::collections::BTreeSet::new(); CLASSES];
         for pos in positions() {
             let mut out = [0; PATTERNS];
             indices(&pos, &mut out);
             for i in out {
                 assert!((i as usize) < INDEX_BOUND, "{i} at {pos}");
                 seen[i as usize / CONTENTS] += 1;
+                contents[i as usize / CONTENTS].insert(i as usize % CONTENTS);
             }
         }
-        // Corner 4, edge (one from a corner) 8, edge middle 8, the inner
-        // diagonal 4 and 4, the rest 8: each window once per position.
-        let per = [4, 8, 8, 4, 8, 4];
+        // By representative: the corner 4, the edge one and two from a
+        // corner 8 and 8, the edge middle 4, the diagonal one from the
+        // corner 4, then 8, the middle line one from the edge 4, the
+        // diagonal two from the corner 4, the middle line two from the edge
+        // 4, the centre 1: each window once per position.
+        let per = [4, 8, 8, 4, 4, 8, 4, 4, 4, 1];
         let n = positions().len();
         assert_eq!(seen, per.map(|c| c * n));
+        // Every class takes many contents (the centre's, read in the
+        // smallest of eight orientations, at most 21).
+        for (class, contents) in contents.iter().enumerate() {
+            assert!(contents.len() >= 15, "class {class}: {} contents", contents.len());
+        }
+    }
+
+    /// A window keeps every symmetry that carries it onto its class's
+    /// representative: as many as 8 divided by the size of its class.
+    #[test]
+    fn every_window_keeps_all_its_symmetries() {
+        let mut size = [0u32; CLASSES];
+        for window in &WINDOWS {
+            size[window.class as usize] += 1;
+        }
+        for (w, window) in WINDOWS.iter().enumerate() {
+            assert_eq!(window.symmetries.count_ones() * size[window.class as usize], 8, "{w}");
+        }
+        assert_eq!(WINDOWS[3 * SPAN + 3].symmetries, 0xff, "the centre window");
     }
 
     #[test]
@@ -307,7 +334,7 @@ mod tests {
     fn one_checker_shows_in_the_windows_that_hold_it() {
         for sq in 0..64u32 {
             let (file, rank) = ((sq % 8) as usize, (sq / 8) as usize);
-            let holding = |p: usize| p.saturating_sub(2)..=p.min(SPAN - 1);
+            let holding = |p: usize| p.saturating_sub(SIDE - 1)..=p.min(SPAN - 1);
             let expected = holding(file).count() * holding(rank).count();
             for (own, enemy, digit) in [(1u64 << sq, 0, 1), (0, 1u64 << sq, 2)] {
                 let pos = Position::with_pieces([own, enemy], Player::First);
@@ -333,8 +360,8 @@ mod tests {
     }
 
     /// The tables read a window as its definition does, cell by cell: the
-    /// cell `(i, j)` is the digit `map(g, i, j)`, and a window with two
-    /// symmetries takes the smaller reading.
+    /// cell `(i, j)` is the digit `map(g, i, j)`, and a window with several
+    /// symmetries takes the smallest reading.
     #[test]
     fn the_tables_read_every_cell_as_defined() {
         for pos in positions() {
@@ -353,8 +380,12 @@ mod tests {
                     }
                     value
                 };
-                let [a, b] = window.symmetries;
-                let expected = window.class * CONTENTS as u32 + reading(a).min(reading(b));
+                let smallest = (0..8u8)
+                    .filter(|g| window.symmetries >> g & 1 != 0)
+                    .map(reading)
+                    .min()
+                    .expect("a symmetry");
+                let expected = window.class * CONTENTS as u32 + smallest;
                 assert_eq!(index, expected, "window {w} of {pos}");
             }
         }
@@ -389,7 +420,7 @@ mod tests {
 
     #[test]
     fn decode_inverts_the_encoding() {
-        for index in (0..INDEX_BOUND as u32).step_by(97).chain([INDEX_BOUND as u32 - 1]) {
+        for index in (0..INDEX_BOUND as u32).step_by(7).chain([INDEX_BOUND as u32 - 1]) {
             let (class, cells) = decode(index).expect("in range");
             let back = cells.iter().rev().fold(0, |i, &c| i * 3 + u32::from(c));
             assert_eq!(class as u32 * CONTENTS as u32 + back, index);

@@ -603,7 +603,8 @@ impl<G: Evaluate> Mcts<G> {
     /// (default: [`EVALUATED_PLAYOUT_CAP`] plies, or the game's cap if
     /// smaller; past it the playout goes on while every move is
     /// [tactical](board_core::Game::is_tactical), up to 8 plies more) is scored by
-    /// the game's evaluation as a win probability (see [`EVAL_SCALE`]), and
+    /// the game's evaluation as a win probability (see [`EVAL_SCALE`]; the
+    /// learned one on its own scale after [`set_learned`](Mcts::set_learned)), and
     /// moves with a higher
     /// [`Evaluate::move_priority`] get a progressive bias.
     ///

@@ -667,6 +667,11 @@ fn multipv_reports_that_many_lines_per_depth_best_first() {
 /// The scores of a depth-3 search of a hexdraughts position after a few
 /// plies, one per depth, with the options `setup` sets first.
 fn hexdraughts_scores(setup: &str) -> (Vec<String>, Vec<String>) {
+    hexdraughts_scores_after(setup, "go depth 3")
+}
+
+/// As [`hexdraughts_scores`], searching with `go`.
+fn hexdraughts_scores_after(setup: &str, go: &str) -> (Vec<String>, Vec<String>) {
     let mut engine = Engine::spawn(&["--game", "hexdraughts"]);
     engine.handshake();
     for line in setup.lines() {
@@ -684,7 +689,7 @@ fn hexdraughts_scores(setup: &str) -> (Vec<String>, Vec<String>) {
     engine.send("position startpos");
     let legal: Vec<String> = engine.query("moves").split_whitespace().map(str::to_owned).collect();
     engine.send(&format!("position startpos moves {}", legal[legal.len() / 2]));
-    let (infos, _) = search_lines(&mut engine, "go depth 3");
+    let (infos, _) = search_lines(&mut engine, go);
     let scores = infos
         .iter()
         .map(|l| format!("{} {}", field(l, "score").unwrap_or("?"), score_value(l)))
@@ -730,6 +735,30 @@ fn evaluation_learned_changes_the_searchs_scores_and_evalfile_loads_weights() {
         )]
     );
     assert_eq!(kept, learned);
+}
+
+/// MCTS follows `Evaluation` too: at a fixed number of iterations its
+/// score differs between `learned` and `classic`, and the shipped weights
+/// from `EvalFile` give the learned score again.
+#[test]
+fn mcts_searches_with_the_evaluation_option() {
+    let mcts = |evaluation: &str| {
+        let (scores, notes) = hexdraughts_scores_after(
+            &format!(
+                "setoption name Engine value mcts\nsetoption name Evaluation value {evaluation}"
+            ),
+            "go nodes 3000",
+        );
+        assert!(notes.is_empty(), "{notes:?}");
+        scores.last().cloned().expect("an info line")
+    };
+    let (classic, learned) = (mcts("classic"), mcts("learned"));
+    assert!(classic.starts_with("cp ") && learned.starts_with("cp "), "{classic} {learned}");
+    assert_ne!(classic, learned, "MCTS searched classic with Evaluation learned");
+    assert_eq!(mcts("classic"), classic, "not deterministic");
+    let shipped =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../crates/hexdraughts/data/learned.weights");
+    assert_eq!(mcts(&format!("learned\nsetoption name EvalFile value {shipped}")), learned);
 }
 
 /// The `Evaluation` line of the answer to `ugi` after `setup`.

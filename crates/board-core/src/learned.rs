@@ -259,6 +259,7 @@ impl WeightsFile {
 pub struct Learned<G> {
     patterns: Box<[i16]>,
     features: Box<[i32]>,
+    k: f32,
     game: PhantomData<fn() -> G>,
 }
 
@@ -267,6 +268,7 @@ impl<G> fmt::Debug for Learned<G> {
         f.debug_struct("Learned")
             .field("patterns", &self.patterns.len())
             .field("features", &self.features)
+            .field("k", &self.k)
             .finish()
     }
 }
@@ -288,6 +290,7 @@ impl<G: Evaluate> Learned<G> {
         Ok(Learned {
             patterns: file.patterns.iter().map(|&w| round(w) as i16).collect(),
             features: file.features.iter().map(|&w| round(w) as i32).collect(),
+            k: file.k,
             game: PhantomData,
         })
     }
@@ -302,6 +305,12 @@ impl<G: Evaluate> Learned<G> {
             return Err(WeightsError::NoPatterns(G::NAME));
         }
         Learned::from_bytes(G::LEARNED_WEIGHTS)
+    }
+
+    /// The scale `K` the weights were trained with ([`WeightsFile::k`]):
+    /// a value `v` predicts the side to move's score `1 / (1 + exp(-v / K))`.
+    pub fn k(&self) -> f32 {
+        self.k
     }
 
     /// The value of `pos` for the side to move, within ±20 000: the pattern

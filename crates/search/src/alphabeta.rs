@@ -142,15 +142,16 @@ impl<G: Evaluate> AlphaBeta<G> {
     /// change of evaluation empties the table, whose values were the other
     /// evaluation's.
     pub fn set_learned(&mut self, learned: Option<Arc<Learned<G>>>) {
-        let same = match (&self.learned, &learned) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            (None, None) => true,
-            _ => false,
-        };
-        if !same {
+        if !same_weights(self.learned.as_ref(), learned.as_ref()) {
             self.table.clear();
         }
         self.learned = learned;
+    }
+
+    /// The learned evaluation it values positions by, if any.
+    #[cfg(test)]
+    pub(crate) fn learned(&self) -> Option<&Arc<Learned<G>>> {
+        self.learned.as_ref()
     }
 
     /// The threads the last search could not start (a thread or memory
@@ -856,6 +857,15 @@ fn from_table(value: i32, ply: u32) -> i32 {
         value + ply
     } else {
         value
+    }
+}
+
+/// Whether two learned evaluations are the same weights (or both none).
+pub(crate) fn same_weights<G>(a: Option<&Arc<Learned<G>>>, b: Option<&Arc<Learned<G>>>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+        (None, None) => true,
+        _ => false,
     }
 }
 

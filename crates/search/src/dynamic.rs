@@ -240,9 +240,9 @@ impl Memory {
         self.endgame = table;
     }
 
-    /// Makes alpha-beta value positions by `learned` weights (or by the
-    /// game's own evaluation with `None`, the default). Weights of another
-    /// game than the one searched are not used.
+    /// Makes alpha-beta and MCTS value positions by `learned` weights (or
+    /// by the game's own evaluation with `None`, the default). Weights of
+    /// another game than the one searched are not used.
     pub fn set_learned(&mut self, learned: Option<DynLearned>) {
         self.learned = learned;
     }
@@ -416,7 +416,9 @@ impl<G: Evaluate + Describe> SearchGame for G {
                 found
             }
             (None, EngineKind::Mcts) => {
+                let learned = memory.learned.as_ref().and_then(DynLearned::get::<G>);
                 let searcher = memory.mcts::<G>(think.seed, think.hash_mb);
+                searcher.set_learned(learned);
                 let (best, mut info) =
                     searcher.search_with_evaluation(self, think.limits, stop, &mut forward);
                 match best {

@@ -3,9 +3,11 @@
 
 mod tree;
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use board_core::learned::Learned;
 use board_core::{Evaluate, Game, Player, Rng};
 
 use crate::AlphaBeta;
@@ -120,6 +122,11 @@ pub struct Mcts<G: Game> {
     verifier: Option<AlphaBeta<G>>,
     /// Whether the move to play is checked.
     verification: bool,
+    /// The learned evaluation that judges evaluated playouts and the check
+    /// of the move to play, if any.
+    learned: Option<Arc<Learned<G>>>,
+    /// The scale of the last search's reported scores (see [`EVAL_SCALE`]).
+    scale: f64,
 }
 
 /// Generates the tactical moves, says whether they are forced.
@@ -140,8 +147,14 @@ struct Knowledge<G: Game> {
     forced: Option<Forced<G>>,
     /// Checks the move to play before the search answers (alpha-beta).
     verify: Option<Verify<G>>,
-    /// The value of an unfinished position for its side to move, 0 to 1.
-    judge: fn(&G) -> f64,
+    /// The value of an unfinished position for its side to move, 0 to 1
+    /// (by the learned evaluation given, if the judge uses one).
+    judge: fn(&G, Option<&Learned<G>>) -> f64,
+    /// The learned evaluation the judge is given.
+    learned: Option<Arc<Learned<G>>>,
+    /// The scale of reported scores: a win probability `p` is reported as
+    /// `scale × ln(p / (1 − p))` centipawns.
+    scale: f64,
     priority: fn(&G, G::Move) -> i32,
 }
 
@@ -161,6 +174,8 @@ impl<G: Game> Mcts<G> {
             game_cap: u32::MAX,
             verifier: None,
             verification: true,
+            learned: None,
+            scale: EVAL_SCALE,
         }
     }
 
@@ -232,7 +247,9 @@ impl<G: Game> Mcts<G> {
     ) -> (Option<G::Move>, Info<G::Move>) {
         let knowledge = Knowledge {
             cap: self.playout_cap.unwrap_or(G::DEFAULT_MAX_PLIES),
-            judge: |pos: &G| result(pos.adjudicate().winner, pos.side_to_move()),
+            judge: |pos: &G, _| result(pos.adjudicate().winner, pos.side_to_move()),
+            learned: None,
+            scale: EVAL_SCALE,
             priority: |_, _| 0,
             forced: None,
             verify: None,
@@ -271,6 +288,7 @@ impl<G: Game> Mcts<G> {
             _ => limits,
         };
         let mut clock = Clock::new(search_limits, stop, 1);
+        self.scale = knowledge.scale;
         self.game_cap = limits.plies_left.unwrap_or(u32::MAX);
         self.adopt(pos);
         let mut iterations = 0u64;
@@ -468,8 +486,10 @@ impl<G: Game> Mcts<G> {
         match state.outcome() {
             Some(outcome) => result(outcome.winner, Player::First),
             None if plies >= remaining => result(state.adjudicate().winner, Player::First),
-            None if state.side_to_move() == Player::First => (knowledge.judge)(state),
-            None => 1.0 - (knowledge.judge)(state),
+            None => {
+                let value = (knowledge.judge)(state, knowledge.learned.as_deref());
+                if state.side_to_move() == Player::First { value } else { 1.0 - value }
+            }
         }
     }
 
@@ -539,7 +559,7 @@ impl<G: Game> Mcts<G> {
                 Proof::Win(d) => Score::Win(u32::from(d) + 1),
                 Proof::Loss(d) => Score::Loss(u32::from(d) + 1),
                 Proof::Draw => Score::Cp(0),
-                Proof::Unknown => Score::Cp(centipawns(best.value())),
+                Proof::Unknown => Score::Cp(centipawns(best.value(), self.scale)),
             },
             None => Score::Cp(0),
         };
@@ -556,11 +576,35 @@ impl<G: Game> Mcts<G> {
 }
 
 impl<G: Evaluate> Mcts<G> {
+    /// Judges evaluated playouts ([`search_with_evaluation`](Mcts::search_with_evaluation))
+    /// and checks the move to play by `learned` weights from now on, or by
+    /// the game's own evaluation ([`Evaluate::evaluate`]) with `None` (the
+    /// default). A learned value `v` is worth `1 / (1 + exp(-v / K))`, `K`
+    /// being the scale the weights were trained with ([`Learned::k`]), and
+    /// scores are reported on that scale. A change of evaluation forgets
+    /// the tree, whose values were the other evaluation's.
+    pub fn set_learned(&mut self, learned: Option<Arc<Learned<G>>>) {
+        if !crate::alphabeta::same_weights(self.learned.as_ref(), learned.as_ref()) {
+            self.tree.clear();
+            self.root = None;
+        }
+        self.learned = learned;
+    }
+
+    /// The value of `pos` for its side to move, 0 to 1, that an evaluated
+    /// playout ending there is worth: the learned evaluation's, if one is
+    /// set ([`set_learned`](Mcts::set_learned)), else the game's own
+    /// (see [`EVAL_SCALE`]).
+    pub fn judge(&self, pos: &G) -> f64 {
+        judge_by_evaluation(pos, self.learned.as_deref())
+    }
+
     /// As [`search`](Mcts::search), but a playout that reaches its cap
     /// (default: [`EVALUATED_PLAYOUT_CAP`] plies, or the game's cap if
     /// smaller; past it the playout goes on while every move is
     /// [tactical](board_core::Game::is_tactical), up to 8 plies more) is scored by
-    /// the game's evaluation as a win probability (see [`EVAL_SCALE`]), and
+    /// the game's evaluation as a win probability (see [`EVAL_SCALE`]; the
+    /// learned one on its own scale after [`set_learned`](Mcts::set_learned)), and
     /// moves with a higher
     /// [`Evaluate::move_priority`] get a progressive bias.
     ///
@@ -579,7 +623,9 @@ impl<G: Evaluate> Mcts<G> {
     ) -> (Option<G::Move>, Info<G::Move>) {
         let knowledge = Knowledge {
             cap: self.playout_cap.unwrap_or(G::DEFAULT_MAX_PLIES.min(EVALUATED_PLAYOUT_CAP)),
-            judge: |pos: &G| win_probability(pos.evaluate()),
+            judge: judge_by_evaluation::<G>,
+            learned: self.learned.clone(),
+            scale: self.learned.as_deref().map_or(EVAL_SCALE, learned_scale),
             priority: G::move_priority,
             forced: G::COMPULSORY_TACTICAL.then_some(G::generate_tactical_forced),
             verify: self.verification.then_some(Self::verify_best),
@@ -603,6 +649,7 @@ impl<G: Evaluate> Mcts<G> {
         let mut budget = iterations.saturating_mul(VERIFY_NODES_PER_ITERATION);
         let start = std::time::Instant::now();
         let mut verifier = self.verifier.take().unwrap_or_else(|| AlphaBeta::new(VERIFY_TABLE_MB));
+        verifier.set_learned(self.learned.clone());
         for _ in 0..VERIFY_MOVES {
             let Some(child) = self.best_child(0) else { break };
             let node = &self.tree.nodes[child];
@@ -642,16 +689,32 @@ fn result(winner: Option<Player>, player: Player) -> f64 {
     }
 }
 
-/// The win probability of an evaluation (see [`EVAL_SCALE`]).
-fn win_probability(eval: i32) -> f64 {
-    1.0 / (1.0 + (-f64::from(eval) / EVAL_SCALE).exp())
+/// The value of `pos` for its side to move by the learned evaluation on its
+/// scale ([`learned_scale`]), or by the game's own on [`EVAL_SCALE`].
+fn judge_by_evaluation<G: Evaluate>(pos: &G, learned: Option<&Learned<G>>) -> f64 {
+    match learned {
+        Some(learned) => win_probability(learned.evaluate(pos), learned_scale(learned)),
+        None => win_probability(pos.evaluate(), EVAL_SCALE),
+    }
 }
 
-/// The evaluation of a win probability: the inverse of [`win_probability`],
-/// kept within ±20 000.
-fn centipawns(probability: f64) -> i32 {
+/// The scale of learned values in a win probability: the `K` they were
+/// trained with, or [`EVAL_SCALE`] if the file's `K` is not a positive number.
+fn learned_scale<G: Evaluate>(learned: &Learned<G>) -> f64 {
+    let k = f64::from(learned.k());
+    if k.is_finite() && k > 0.0 { k } else { EVAL_SCALE }
+}
+
+/// The win probability of an evaluation on `scale` (see [`EVAL_SCALE`]).
+fn win_probability(eval: i32, scale: f64) -> f64 {
+    1.0 / (1.0 + (-f64::from(eval) / scale).exp())
+}
+
+/// The evaluation of a win probability on `scale`: the inverse of
+/// [`win_probability`], kept within ±20 000.
+fn centipawns(probability: f64, scale: f64) -> i32 {
     let p = probability.clamp(1e-9, 1.0 - 1e-9);
-    (EVAL_SCALE * (p / (1.0 - p)).ln()).round().clamp(-20_000.0, 20_000.0) as i32
+    (scale * (p / (1.0 - p)).ln()).round().clamp(-20_000.0, 20_000.0) as i32
 }
 
 /// The node below `node` (whose position is `pos`) whose position is
@@ -679,11 +742,13 @@ fn find<G: Game>(
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
     use std::sync::atomic::AtomicBool;
 
-    use board_core::{Game, Rng};
+    use board_core::learned::Learned;
+    use board_core::{Evaluate, Game, Rng};
 
-    use super::{FORCED_PLIES, Mcts};
+    use super::{EVAL_SCALE, FORCED_PLIES, Mcts, win_probability};
     use crate::{AlphaBeta, Limits, Score};
 
     /// Whether alpha-beta to depth 8 proves `mv` lost for the side playing it.
@@ -714,6 +779,86 @@ mod tests {
         assert!(!proven_lost(&start, checked), "{checked} is proven lost too");
     }
 
+    /// Stykovka positions a few random plies from the start.
+    fn stykovka_positions() -> Vec<stykovka::Position> {
+        let mut rng = Rng::new(3);
+        let mut out = Vec::new();
+        for game in 0..8 {
+            let mut pos = stykovka::Position::default();
+            for _ in 0..4 + game * 3 {
+                let Some(&mv) = rng.choose(&pos.legal_moves()) else { break };
+                pos.play_unchecked(mv);
+            }
+            if !pos.is_over() {
+                out.push(pos);
+            }
+        }
+        out
+    }
+
+    /// With learned weights set, an evaluated playout's judge is the learned
+    /// value on the weights' scale `K`, not the classic one on 200; with
+    /// `None` again it is the classic one.
+    #[test]
+    fn the_judge_is_the_learned_evaluation_on_its_scale_when_set() {
+        let learned = Arc::new(Learned::<stykovka::Position>::shipped().expect("weights"));
+        let k = f64::from(learned.k());
+        assert!(k > 0.0 && (k - EVAL_SCALE).abs() > 1.0, "K {k}: the test needs another scale");
+        let mut searcher = Mcts::<stykovka::Position>::new(1);
+        let positions = stykovka_positions();
+        assert!(positions.len() >= 6);
+        let mut differ = 0;
+        for pos in &positions {
+            let classic = win_probability(pos.evaluate(), EVAL_SCALE);
+            searcher.set_learned(None);
+            assert_eq!(searcher.judge(pos), classic);
+            searcher.set_learned(Some(Arc::clone(&learned)));
+            let value = learned.evaluate(pos);
+            assert_eq!(searcher.judge(pos), 1.0 / (1.0 + (-f64::from(value) / k).exp()));
+            if (searcher.judge(pos) - classic).abs() > 1e-6 {
+                differ += 1;
+            }
+        }
+        assert!(differ * 2 > positions.len(), "{differ} of {} differ", positions.len());
+    }
+
+    /// A search with learned weights reports its score on their scale, a
+    /// change of evaluation forgets the tree (the same weights again keep
+    /// it), and the alpha-beta check of the move to play gets the weights.
+    #[test]
+    fn learned_weights_reach_the_score_the_tree_and_the_check() {
+        let learned = Arc::new(Learned::<stykovka::Position>::shipped().expect("weights"));
+        let pos = stykovka_positions().pop().expect("a position");
+        let stop = AtomicBool::new(false);
+        let mut searcher = Mcts::<stykovka::Position>::new(5);
+        let (_, classic) =
+            searcher.search_with_evaluation(&pos, Limits::nodes(2000), &stop, &mut |_| {});
+        assert!(searcher.tree_nodes() > 1);
+        searcher.set_learned(Some(Arc::clone(&learned)));
+        assert_eq!(searcher.tree_nodes(), 0, "the classic tree was kept");
+        let (_, info) =
+            searcher.search_with_evaluation(&pos, Limits::nodes(2000), &stop, &mut |_| {});
+        assert_ne!(info.score, classic.score);
+        let best = searcher.best_child(0).expect("a move");
+        let value = searcher.tree.nodes[best].value();
+        let scale = f64::from(learned.k());
+        assert_eq!(info.score, Score::Cp(super::centipawns(value, scale)));
+        assert_ne!(super::centipawns(value, scale), super::centipawns(value, EVAL_SCALE));
+        let nodes = searcher.tree_nodes();
+        searcher.set_learned(Some(Arc::clone(&learned)));
+        assert_eq!(searcher.tree_nodes(), nodes, "the same weights forgot the tree");
+        searcher.verify_best(&pos, &stop, None, 2000);
+        let checked = searcher.verifier.as_ref().and_then(AlphaBeta::learned);
+        assert!(checked.is_some_and(|w| Arc::ptr_eq(w, &learned)), "the check searched classic");
+        searcher.set_learned(None);
+        searcher.clear();
+        let (_, again) =
+            searcher.search_with_evaluation(&pos, Limits::nodes(2000), &stop, &mut |_| {});
+        assert_eq!(again.score, classic.score, "not the classic search again");
+        searcher.verify_best(&pos, &stop, None, 2000);
+        assert!(searcher.verifier.as_ref().is_some_and(|v| v.learned().is_none()));
+    }
+
     fn random_move(pos: &mut hexdraughts::Position, rng: &mut Rng) -> bool {
         let Some(&mv) = rng.choose(&pos.legal_moves()) else { return false };
         pos.play_unchecked(mv);
@@ -727,7 +872,9 @@ mod tests {
         let mut searcher = Mcts::<hexdraughts::Position>::new(1);
         let knowledge = super::Knowledge {
             cap: 1,
-            judge: |_: &hexdraughts::Position| 0.5,
+            judge: |_: &hexdraughts::Position, _| 0.5,
+            learned: None,
+            scale: super::EVAL_SCALE,
             priority: |_, _| 0,
             forced: Some(hexdraughts::Position::generate_tactical_forced),
             verify: None,

@@ -779,21 +779,10 @@ mod tests {
         assert!(!proven_lost(&start, checked), "{checked} is proven lost too");
     }
 
-    /// Stykovka positions a few random plies from the start.
+    /// Stykovka positions of random games, 4 to 25 plies from the start.
     fn stykovka_positions() -> Vec<stykovka::Position> {
-        let mut rng = Rng::new(3);
-        let mut out = Vec::new();
-        for game in 0..8 {
-            let mut pos = stykovka::Position::default();
-            for _ in 0..4 + game * 3 {
-                let Some(&mv) = rng.choose(&pos.legal_moves()) else { break };
-                pos.play_unchecked(mv);
-            }
-            if !pos.is_over() {
-                out.push(pos);
-            }
-        }
-        out
+        let all = board_core::testkit::random_positions::<stykovka::Position>(2, 25);
+        all.into_iter().skip(3).step_by(3).filter(|pos| !pos.is_over()).collect()
     }
 
     /// With learned weights set, an evaluated playout's judge is the learned

@@ -634,7 +634,6 @@ fn a_pgn_file_as_openings_is_refused() {
 
 #[test]
 fn endless_or_unwritable_files_and_huge_schedules_are_clear_errors() {
-    let dir = scratch("limits");
     let mut a = args(&["--engine", "builtin=random", "--engine", "name=b", "builtin=random"]);
     a.extend(args(&["--each", "nodes=1", "--quiet"]));
     let with = |extra: &[&str]| [a.clone(), args(extra)].concat();
@@ -648,7 +647,6 @@ fn endless_or_unwritable_files_and_huge_schedules_are_clear_errors() {
     assert!(err.contains("longer than 1048576 bytes"), "{err}");
     let err = error_of(&with(&["--rounds", "4294967295"]));
     assert!(err.contains("at most 1000000"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The moves of every game, in id order.
@@ -1378,7 +1376,6 @@ fn adjudicated(name: &str, engines: &[Vec<String>], extra: &[&str]) -> (Vec<Game
     arena(&a).unwrap();
     let games = records(&jsonl);
     let pgn = std::fs::read_to_string(&pgn).unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
     (games, pgn)
 }
 
@@ -1554,7 +1551,6 @@ fn clocks_with_periods_and_margins_per_engine() {
         assert_eq!(g.termination, Termination::TimeForfeit, "{g:?}");
         assert!(g.reason.starts_with("strict"), "{g:?}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Issue 32, item 5: `--wait MS` pauses before every game that takes a

@@ -37,6 +37,13 @@ LONG_CALLS = {
 }
 
 
+def _sigint_as_in_a_terminal():
+    """Run in the child before it starts: a job started in the background
+    (`cmd &` in a script) inherits SIGINT ignored, and a Python started so
+    raises no KeyboardInterrupt; a Python started from a terminal does."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("call", LONG_CALLS.values(), ids=LONG_CALLS.keys())
 def test_ctrl_c_stops_a_long_call(call):
     code = f"""
@@ -50,7 +57,8 @@ def test_ctrl_c_stops_a_long_call(call):
             sys.exit(3)
         """
     child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, cwd=os.path.dirname(__file__))
+                             stderr=subprocess.PIPE, text=True, cwd=os.path.dirname(__file__),
+                             preexec_fn=_sigint_as_in_a_terminal)
     try:
         assert child.stdout.readline() == "ready\n"
         time.sleep(0.3)
@@ -101,7 +109,7 @@ def test_ctrl_c_stops_a_thread_waiting_for_a_busy_engine():
         os._exit(0)
         """
     child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], stdout=subprocess.PIPE,
-                             text=True, cwd=os.path.dirname(__file__))
+                             text=True, cwd=os.path.dirname(__file__), preexec_fn=_sigint_as_in_a_terminal)
     try:
         assert child.stdout.readline() == "ready\n"
         time.sleep(0.3)

@@ -101,21 +101,28 @@ fn a_small_round_robin_of_built_ins_completes_with_standings_and_records() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `docs/openings/city-16.txt` (made by `tools/scripts/balanced-openings.py`,
-/// for variant `16`): every line a legal move list the arena accepts, leading
-/// to a game not over, which a shallow search does not call won or lost either.
+/// The balanced City books in docs/openings (made by
+/// `tools/scripts/balanced-openings.py`): `city-16.txt` for variant `16`,
+/// `city-16c.txt` for `16c`. Every line is a legal move list the arena
+/// accepts, leading to a game not over, which a shallow search does not call
+/// won or lost either.
 #[test]
 fn the_balanced_city_openings_are_legal_and_undecided() {
+    check_balanced_book("city-16.txt", "16", 50);
+    check_balanced_book("city-16c.txt", "16c", 100);
+}
+
+fn check_balanced_book(file: &str, variant: &str, count: usize) {
     use std::io::{BufRead, BufReader, Write};
     use std::process::Stdio;
 
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/openings/city-16.txt");
-    let text = std::fs::read_to_string(path).expect("the openings file");
+    let path = format!("{}/../docs/openings/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("the openings file");
     let openings: Vec<&str> =
         text.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
-    assert_eq!(openings.len(), 50);
+    assert_eq!(openings.len(), count, "{file}");
     let mut child = Command::new(env!("CARGO_BIN_EXE_igroteka"))
-        .args(["engine", "--game", "city", "--variant", "16"])
+        .args(["engine", "--game", "city", "--variant", variant])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -149,7 +156,7 @@ fn the_balanced_city_openings_are_legal_and_undecided() {
         "--game",
         "city",
         "--variant",
-        "16",
+        variant,
         "--engine",
         "name=a",
         "builtin=random",
@@ -162,7 +169,7 @@ fn the_balanced_city_openings_are_legal_and_undecided() {
         "2",
         "--quiet",
     ]);
-    assert!(ok, "{err}");
+    assert!(ok, "{file}: {err}");
 }
 
 /// The moves of each game of a JSONL file.

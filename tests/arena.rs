@@ -1,8 +1,12 @@
 //! `igroteka arena` with the real built-in engines (each a spawned
 //! `igroteka engine` process), as a user runs it.
 
+#[path = "doc_support.rs"]
+mod doc_support;
 #[path = "serve_support.rs"]
 mod serve_support;
+
+use doc_support::{code_blocks, igroteka_on_path, run_script};
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -283,17 +287,7 @@ fn scratch(name: &str) -> std::path::PathBuf {
 
 /// docs/arena.md.
 fn arena_doc() -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/arena.md");
-    std::fs::read_to_string(path).expect("docs/arena.md")
-}
-
-/// The fenced code blocks of `doc` in language `lang`.
-fn code_blocks(doc: &str, lang: &str) -> Vec<String> {
-    let fence = format!("```{lang}\n");
-    doc.split(&fence)
-        .skip(1)
-        .filter_map(|rest| rest.split_once("\n```").map(|(block, _)| format!("{block}\n")))
-        .collect()
+    doc_support::doc("arena.md")
 }
 
 /// The one block of `blocks` that contains `marker`.
@@ -328,37 +322,11 @@ fn recipe_dir(name: &str) -> (std::path::PathBuf, String) {
     use std::os::unix::fs::PermissionsExt;
 
     let dir = scratch(name);
-    let bin = dir.join("bin");
-    std::fs::create_dir_all(&bin).expect("bin dir");
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_igroteka"), bin.join("igroteka"))
-        .expect("igroteka linked");
-    let srun = bin.join("srun");
+    let path = igroteka_on_path(&dir);
+    let srun = dir.join("bin").join("srun");
     std::fs::write(&srun, "#!/bin/sh\nexec \"$@\"\n").expect("srun written");
     std::fs::set_permissions(&srun, std::fs::Permissions::from_mode(0o755)).expect("srun mode");
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
     (dir, path)
-}
-
-/// Runs `script` with `shell -c` in `dir`, with `PATH` and `env`; its stdout.
-fn run_script(
-    shell: &str,
-    script: &str,
-    dir: &std::path::Path,
-    path: &str,
-    env: &[(&str, String)],
-) -> String {
-    let out = Command::new(shell)
-        .arg("-c")
-        .arg(script)
-        .current_dir(dir)
-        .env("PATH", path)
-        .envs(env.iter().map(|(k, v)| (k, v)))
-        .output()
-        .expect("the shell runs");
-    let (stdout, stderr) =
-        (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "{script}\nstdout: {stdout}\nstderr: {stderr}");
-    stdout.into_owned()
 }
 
 /// The standings the recipes' tournament must reach: the same tournament

@@ -1,5 +1,8 @@
 //! The evaluation as a weighted sum of features, and `igroteka tune`.
 
+#[path = "doc_support.rs"]
+mod doc_support;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -641,4 +644,94 @@ fn train_refuses_bad_data_in_one_line() {
     assert!(refused(&json, &["--freeze", "tempo,nothing"]).contains("no feature 'nothing'"));
     let run = igroteka(&["tune", "train", "--game", "otrazhenie", "--out", "x", "--data", "y"]);
     assert!(stderr_of(&run).contains("no pattern layout"), "{}", stderr_of(&run));
+}
+
+// ---- each game's whole loop in docs/tuning.md, run as written ---------------
+
+/// The "whole loop" sections of docs/tuning.md: the game each names and its
+/// first `sh` block, in the page's order.
+fn whole_loops(doc: &str) -> Vec<(String, String)> {
+    const GAMES: [&str; 5] = ["adiyukh", "city", "focus", "hexdraughts", "stykovka"];
+    let mut loops = Vec::new();
+    for section in doc.split("\n### ").skip(1) {
+        let heading = section.lines().next().unwrap_or_default().to_lowercase();
+        if !heading.contains("the whole loop") {
+            continue;
+        }
+        let game = GAMES.iter().find(|g| heading.contains(*g)).expect(&heading);
+        let block = doc_support::code_blocks(section, "sh").into_iter().next().expect(&heading);
+        loops.push(((*game).to_owned(), block));
+    }
+    loops
+}
+
+/// `text` with the value after every `flag ` set to `value`; the flag must
+/// be there, so a change of the documented commands is noticed here.
+fn set_flag(text: &str, flag: &str, value: &str) -> String {
+    let pattern = format!("{flag} ");
+    let mut parts = text.split(&pattern);
+    let mut out = parts.next().unwrap_or_default().to_owned();
+    let mut found = false;
+    for part in parts {
+        found = true;
+        let rest = part.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '.');
+        out.push_str(&format!("{pattern}{value}{rest}"));
+    }
+    assert!(found, "'{flag}' is no longer in:\n{text}");
+    out
+}
+
+/// A loop made small for a debug build: 20 games at depth 1 (no longer
+/// stopped by SIGTERM), benches to depth 2, and an arena of one pair of
+/// games at depth 1 capped at 80 plies. `nice` and `/usr/bin/time` (Debian's
+/// `time` package, not on every machine) go; the rest runs as written.
+fn small_loop(block: &str) -> String {
+    let mut text = block.to_owned();
+    for prefix in ["nice -n 19 ", "nice -n -5 ", "/usr/bin/time -f '%U s' "] {
+        text = text.replace(prefix, "");
+    }
+    text = set_flag(&set_flag(&text, "--games", "20"), "--depth", "1");
+    text = set_flag(&text, "bench", "2");
+    if text.contains("igroteka arena") {
+        text = set_flag(&text, "--rounds", "1 --max-plies 80");
+        text = text.replace("movetime=100", "depth=1");
+    }
+    text
+}
+
+/// Every game's "whole loop" in docs/tuning.md runs as written, from no
+/// data at all, with this build as `igroteka` (made small by `small_loop`):
+/// the data file is written, training reports both held-out losses and
+/// writes a weights file, the engines load it without an error, and where
+/// the loop has its arena step, the learned engine plays both games.
+#[test]
+fn each_documented_loop_retrains_its_game_from_scratch() {
+    let loops = whole_loops(&doc_support::doc("tuning.md"));
+    let games: Vec<&str> = loops.iter().map(|(game, _)| game.as_str()).collect();
+    assert_eq!(games, ["hexdraughts", "focus", "adiyukh", "city", "stykovka"]);
+    for (game, block) in &loops {
+        let dir = temp_file(&format!("loop-{game}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("loop dir");
+        let path = doc_support::igroteka_on_path(&dir);
+        let script = format!("set -e\n{}", small_loop(block));
+        let stdout = doc_support::run_script("sh", &script, &dir, &path, &[]);
+        let context = format!("{game}:\n{script}\n{stdout}");
+        assert!(stdout.contains("held-out loss learned "), "{context}");
+        assert!(stdout.contains(" nodes "), "no bench: {context}");
+        assert!(!stdout.contains("error"), "{context}");
+        // The files the loop names: its data, then its weights.
+        let named = |suffix: &str| {
+            let name = block.split_whitespace().find(|w| w.ends_with(suffix)).expect(&context);
+            dir.join(name)
+        };
+        assert!(std::fs::metadata(named(".pcd")).expect(&context).len() > 0, "{context}");
+        let weights = std::fs::read(named(".weights")).expect(&context);
+        assert!(weights.starts_with(b"IGROEVAL"), "{game}: {} bytes", weights.len());
+        if block.contains("igroteka arena") {
+            assert!(block.contains("EvalFile="), "{context}");
+            assert!(stdout.contains("Games: 2 "), "{context}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

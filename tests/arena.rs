@@ -26,7 +26,8 @@ fn arena(args: &[&str]) -> (bool, String, String) {
 
 #[test]
 fn a_small_round_robin_of_built_ins_completes_with_standings_and_records() {
-    let dir = std::env::temp_dir().join(format!("igroteka-arena-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("igroteka-arena-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let pgn = dir.join("games.pgn");
     let jsonl = dir.join("games.jsonl");
@@ -277,7 +278,8 @@ fn kept_engine_processes_play_the_games_new_ones_play() {
 
 /// A scratch directory for one test.
 fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("igroteka-arena-{name}-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("igroteka-arena-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir

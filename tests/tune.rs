@@ -13,7 +13,8 @@ fn igroteka<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
 }
 
 fn temp_file(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("igroteka-tune-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("igroteka-tune-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir.join(name)
 }

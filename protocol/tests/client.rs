@@ -160,7 +160,8 @@ async fn dropping_the_client_kills_the_group_too() {
 
 #[tokio::test]
 async fn the_log_holds_both_directions_and_stderr() {
-    let dir = std::env::temp_dir().join(format!("igroteka-client-log-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("igroteka-client-log-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temp dir");
     let log = dir.join("engine.log");
     let command = EngineCommand {
@@ -181,7 +182,8 @@ async fn the_log_holds_both_directions_and_stderr() {
 /// log up to the limit, then one line says it was cut.
 #[tokio::test]
 async fn a_log_stops_at_its_limit_with_a_note() {
-    let dir = std::env::temp_dir().join(format!("igroteka-client-cap-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("igroteka-client-cap-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temp dir");
     let log = dir.join("engine.log");
     let flood = "i=0; while [ $i -lt 2000 ]; do echo \"info string $i of a flood\"; \

@@ -528,7 +528,8 @@ fn multipv_takes_1_to_64_lines_and_says_what_is_wrong() {
 /// each, and the search goes on with the classic evaluation.
 #[test]
 fn a_learned_evaluation_that_does_not_load_is_refused_in_one_line() {
-    let dir = std::env::temp_dir().join(format!("igroteka-evalfile-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("igroteka-evalfile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let garbage = dir.join("garbage.weights");
     std::fs::write(&garbage, b"IGRODATA not weights").unwrap();

@@ -129,6 +129,9 @@ pub fn no_cap_warning(entry: &GameEntry) -> String {
     )
 }
 
+/// How long [`StateLock::take`] waits for a lock a forked child still holds.
+const LOCK_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// A run's hold on its state file: an advisory lock (`flock`) on the state
 /// file itself, so a second run on the same state — a requeued task whose
 /// first attempt still runs, a second terminal — is refused before it reads
@@ -137,6 +140,11 @@ pub fn no_cap_warning(entry: &GameEntry) -> String {
 /// locks before the rename ([`write_state`]): whichever file the name
 /// points at, this run holds it. No separate lock file a user might delete.
 /// A file system without locks is warned about, not refused.
+///
+/// A lock is also held, for a moment, by a child forked to start an engine
+/// (by this process, or by a run that has just ended or been killed): the
+/// child shares the open file until it executes the engine. So a run waits
+/// up to [`LOCK_GRACE`] for the lock before it concludes another run holds it.
 struct StateLock {
     path: PathBuf,
     _file: File,
@@ -153,18 +161,27 @@ impl StateLock {
             .write(true)
             .open(state)
             .with_context(|| format!("opening {}", state.display()))?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(TryLockError::WouldBlock) => bail!(
-                "{} is in use by another run of the arena (it holds a lock on it): wait until \
-                 that run ends, or stop it, then run this command again; or give this \
-                 tournament another --state file",
-                state.display()
-            ),
-            Err(TryLockError::Error(e)) => eprintln!(
-                "warning: cannot lock {} ({e}): make sure no other run uses it",
-                state.display()
-            ),
+        let asked = std::time::Instant::now();
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(TryLockError::WouldBlock) if asked.elapsed() < LOCK_GRACE => {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                Err(TryLockError::WouldBlock) => bail!(
+                    "{} is in use by another run of the arena (it holds a lock on it): wait \
+                     until that run ends, or stop it, then run this command again; or give \
+                     this tournament another --state file",
+                    state.display()
+                ),
+                Err(TryLockError::Error(e)) => {
+                    eprintln!(
+                        "warning: cannot lock {} ({e}): make sure no other run uses it",
+                        state.display()
+                    );
+                    break;
+                }
+            }
         }
         Ok(StateLock { path: state.to_owned(), _file: file, created })
     }

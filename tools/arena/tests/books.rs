@@ -10,7 +10,8 @@ use search::GameEntry;
 
 /// A book file `name` holding `text`, in a scratch folder of this test.
 fn book(test: &str, name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-books-{test}-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("arena-books-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();

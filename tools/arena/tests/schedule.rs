@@ -73,7 +73,8 @@ fn random_openings_are_seeded_per_round() {
 #[test]
 fn opening_files_hold_move_lists_and_positions() {
     let entry = GameEntry::of::<TicTacToe>();
-    let dir = std::env::temp_dir().join(format!("arena-openings-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("arena-openings-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("book.txt");
     std::fs::write(&path, "# a comment\nc4 c0\n\nx...o.... x\n").unwrap();
@@ -96,7 +97,8 @@ fn opening_files_hold_move_lists_and_positions() {
 #[test]
 fn an_openings_file_is_read_only_as_far_as_the_rounds_need_and_a_mark_is_no_move() {
     let entry = GameEntry::of::<TicTacToe>();
-    let dir = std::env::temp_dir().join(format!("arena-openings-far-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("arena-openings-far-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("book.txt");
     // A byte-order mark before line 1; line 4 is never read for 2 rounds.
@@ -117,7 +119,8 @@ fn an_endless_openings_file_is_refused_at_its_byte_limit() {
     use std::io::Write;
 
     let entry = GameEntry::of::<TicTacToe>();
-    let dir = std::env::temp_dir().join(format!("arena-openings-fifo-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("arena-openings-fifo-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let fifo = dir.join("endless.txt");
     let _ = std::fs::remove_file(&fifo);

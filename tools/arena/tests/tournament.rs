@@ -71,7 +71,8 @@ impl Drop for Scratch {
 }
 
 fn scratch(name: &str) -> Scratch {
-    let dir = std::env::temp_dir().join(format!("arena-test-{name}-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("arena-test-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     Scratch(dir)

@@ -120,12 +120,15 @@ static WINDOWS: [Window; PATTERNS] = windows();
 struct Tables {
     /// The mask's value in base 3, each bit a digit 1.
     base3: [u16; 512],
-    /// The mask transposed (`a` and `c` swapped): the mirror.
+    /// The transposed mask's (`a` and `c` swapped: the mirror) value in
+    /// base 3.
+    base3_transposed: [u16; 512],
+    /// The mask transposed.
     transpose: [u16; 512],
 }
 
 const fn tables() -> Tables {
-    let mut t = Tables { base3: [0; 512], transpose: [0; 512] };
+    let mut t = Tables { base3: [0; 512], base3_transposed: [0; 512], transpose: [0; 512] };
     let mut mask = 0;
     while mask < 512 {
         let (mut value, mut power, mut k) = (0, 1, 0);
@@ -141,27 +144,23 @@ const fn tables() -> Tables {
         t.base3[mask] = value as u16;
         mask += 1;
     }
+    mask = 0;
+    while mask < 512 {
+        t.base3_transposed[mask] = t.base3[t.transpose[mask] as usize];
+        mask += 1;
+    }
     t
 }
 
 static TABLES: Tables = tables();
 
-/// The 11-bit rows (`q` = 0..10) of the padded layout of `bits`.
+/// The nine cells of the window with top field at padded bit `base`, as a
+/// mask: the three 3-bit row slices at `base`, `base + WIDTH` and
+/// `base + 2 WIDTH` of `bits`, packed.
 #[inline]
-fn rows(bits: Bits) -> [u16; WIDTH] {
-    let mut rows = [0; WIDTH];
-    for (q, row) in rows.iter_mut().enumerate() {
-        *row = ((bits >> (q * WIDTH)) & 0x7ff) as u16;
-    }
-    rows
-}
-
-/// The nine cells of the window at `base`, as a mask, from the rows.
-#[inline]
-fn mask(rows: &[u16; WIDTH], base: u8) -> usize {
-    let (p, q) = (usize::from(base) % WIDTH, usize::from(base) / WIDTH);
-    let row = |c: usize| usize::from(rows.get(q + c).copied().unwrap_or(0) >> p) & 7;
-    row(0) | row(1) << 3 | row(2) << 6
+fn mask(bits: Bits, base: u8) -> usize {
+    let x = (bits >> base) as u32;
+    (x & 7 | x >> (WIDTH - 3) & 0o70 | x >> (2 * WIDTH - 6) & 0o700) as usize
 }
 
 /// Writes the 44 pattern indices of `pos` into `out` (as many as fit).
@@ -173,19 +172,20 @@ pub(crate) fn indices(pos: &Position, out: &mut [u32]) {
     let view = |bits: Bits| {
         if side == board_core::Player::Second { bits.reverse_bits() >> 19 } else { bits }
     };
-    let own = rows(view(pos.bits(side) & men));
-    let enemy = rows(view(pos.bits(side.other()) & men));
+    let own = view(pos.bits(side) & men);
+    let enemy = view(pos.bits(side.other()) & men);
     let t = &TABLES;
     for (slot, w) in out.iter_mut().zip(&WINDOWS) {
-        let (mut o, mut e) = (mask(&own, w.base), mask(&enemy, w.base));
-        if w.transpose {
-            (o, e) = (usize::from(t.transpose[o]), usize::from(t.transpose[e]));
-        }
-        let mut value = t.base3[o] + 2 * t.base3[e];
-        if w.axis {
-            let (to, te) = (usize::from(t.transpose[o]), usize::from(t.transpose[e]));
-            value = value.min(t.base3[to] + 2 * t.base3[te]);
-        }
+        let (o, e) = (mask(own, w.base), mask(enemy, w.base));
+        let straight = t.base3[o] + 2 * t.base3[e];
+        let mirrored = t.base3_transposed[o] + 2 * t.base3_transposed[e];
+        let value = if w.axis {
+            straight.min(mirrored)
+        } else if w.transpose {
+            mirrored
+        } else {
+            straight
+        };
         *slot = u32::from(w.class) * CONTENTS as u32 + u32::from(value);
     }
 }
@@ -198,6 +198,46 @@ mod tests {
     use super::*;
     use crate::Field;
     use crate::position::rotate;
+
+    /// The indices as first written: each window's masks transposed by the
+    /// table, then read in base 3.
+    fn reference(pos: &Position) -> [u32; PATTERNS] {
+        let side = pos.side_to_move();
+        let men = !pos.king_bits();
+        let view = |bits: Bits| {
+            if side == board_core::Player::Second { bits.reverse_bits() >> 19 } else { bits }
+        };
+        let (own, enemy) = (view(pos.bits(side) & men), view(pos.bits(side.other()) & men));
+        let cells = |bits: Bits, base: usize| {
+            (0..9)
+                .filter(|k| bits >> (base + k / 3 * WIDTH + k % 3) & 1 == 1)
+                .fold(0, |m, k| m | 1 << k)
+        };
+        let t = &TABLES;
+        let mut out = [0; PATTERNS];
+        for (slot, w) in out.iter_mut().zip(&WINDOWS) {
+            let (mut o, mut e) = (cells(own, w.base.into()), cells(enemy, w.base.into()));
+            if w.transpose {
+                (o, e) = (usize::from(t.transpose[o]), usize::from(t.transpose[e]));
+            }
+            let mut value = t.base3[o] + 2 * t.base3[e];
+            if w.axis {
+                let (to, te) = (usize::from(t.transpose[o]), usize::from(t.transpose[e]));
+                value = value.min(t.base3[to] + 2 * t.base3[te]);
+            }
+            *slot = u32::from(w.class) * CONTENTS as u32 + u32::from(value);
+        }
+        out
+    }
+
+    #[test]
+    fn the_indices_are_the_reference_readings() {
+        for pos in positions(6) {
+            let mut out = [0; PATTERNS];
+            indices(&pos, &mut out);
+            assert_eq!(out, reference(&pos), "{pos}");
+        }
+    }
 
     fn sorted(pos: &Position) -> Vec<u32> {
         board_core::testkit::sorted_pattern_indices(pos)

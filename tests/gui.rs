@@ -3393,9 +3393,14 @@ fn a_running_tournament_is_watched_live_with_its_boards_and_standings() {
         )
         .await;
         assert_eq!(page.eval(&format!("'embed' in {frame}.body.dataset")).await, json!(true));
-        let moves = format!("{frame}.querySelectorAll('#moves [data-move]').length");
-        let seen = page.eval(&moves).await.as_u64().expect("a count");
-        page.wait(&format!("{moves} > {seen}"), "the board to move").await;
+        // The first card's game may end (its card goes) while this waits:
+        // the count starts again from the card shown then.
+        let moved = "(() => { const f = document.querySelector('#live-games iframe'); \
+             const n = f?.contentDocument?.querySelectorAll('#moves [data-move]').length; \
+             if (n === undefined) return false; \
+             if (window.watched !== f.src) { window.watched = f.src; window.seen = n; return false; } \
+             return n > window.seen; })()";
+        page.wait(moved, "the board to move").await;
         assert!(
             page.eval(&format!("{frame}.querySelectorAll('#cells .start').length")).await
                 == json!(0),

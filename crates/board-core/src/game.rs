@@ -409,6 +409,15 @@ pub trait Evaluate: Game {
     /// same depth (docs/tuning.md, "City: the whole loop").
     const LEARNED_GRAIN: i32 = 1;
 
+    /// A bonus alpha-beta adds to the side to move's static value (the
+    /// classic or the learned one) at the horizon, in the evaluation's
+    /// centipawns (0: none). A search that stops right after a move values
+    /// the position as if that move could not be answered; where the side to
+    /// move can nearly always gain something (focus: a take-over), its odd
+    /// depths overvalue the side that moved last (docs/tuning.md, "Focus: a
+    /// bonus for the side to move"). MCTS and `tune` leave it out.
+    const TEMPO: i32 = 0;
+
     /// Writes the position's [`PATTERNS`](Evaluate::PATTERNS) pattern
     /// indices (side to move's view) into `out`, which holds that many.
     fn pattern_indices(&self, _out: &mut [u32]) {}

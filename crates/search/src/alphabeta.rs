@@ -652,14 +652,14 @@ impl<'a, G: Evaluate> Thread<'a, G> {
         buffers.quiets = quiets;
     }
 
-    /// The static evaluation (the learned one, if any), kept below proven
-    /// values.
+    /// The static evaluation (the learned one, if any) with the side to
+    /// move's bonus ([`Evaluate::TEMPO`]), kept below proven values.
     fn evaluate(&self, pos: &G) -> i32 {
         let value = match self.learned {
             Some(learned) => learned.evaluate(pos),
             None => pos.evaluate(),
         };
-        value.clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
+        (value + G::TEMPO).clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
     }
 
     /// Past the horizon: the evaluation, or better a tactical move. When

@@ -28,6 +28,11 @@ fn terminal<G: Game>(pos: &G, ply: u32) -> Option<i32> {
     })
 }
 
+/// The static value at the horizon, side to move's bonus included (focus has one).
+fn horizon<G: Evaluate>(pos: &G) -> i32 {
+    pos.evaluate() + G::TEMPO
+}
+
 /// Plain negamax to `depth`, then the quiescence rule for `qplies` more plies
 /// (0: the evaluation at once).
 fn minimax<G: Evaluate>(pos: &G, depth: u32, ply: u32, qplies: u32) -> i32 {
@@ -37,11 +42,11 @@ fn minimax<G: Evaluate>(pos: &G, depth: u32, ply: u32, qplies: u32) -> i32 {
     let moves = pos.legal_moves();
     if depth == 0 {
         if qplies == 0 {
-            return pos.evaluate();
+            return horizon(pos);
         }
         // Stand on the evaluation, unless every move is tactical.
         let tactical: Vec<_> = moves.iter().copied().filter(|&mv| pos.is_tactical(mv)).collect();
-        let stand = if tactical.len() == moves.len() { -WIN - 1 } else { pos.evaluate() };
+        let stand = if tactical.len() == moves.len() { -WIN - 1 } else { horizon(pos) };
         return tactical
             .into_iter()
             .map(|mv| -child_value(pos, mv, 0, ply, qplies - 1))

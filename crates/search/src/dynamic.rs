@@ -347,6 +347,10 @@ pub trait SearchGame: DynGame {
     /// ([`Evaluate::FEATURE_NAMES`], [`Evaluate::WEIGHTS`]).
     fn evaluation_terms(&self) -> (&'static [&'static str], &'static [i32]);
 
+    /// The side to move's bonus that alpha-beta adds to the static value
+    /// ([`Evaluate::TEMPO`]).
+    fn tempo(&self) -> i32;
+
     /// The position's features in `out` (resized to one per name) and how it
     /// is valued ([`Evaluate::features`]).
     fn eval_features(&self, out: &mut Vec<i32>) -> Valuation;
@@ -458,6 +462,10 @@ impl<G: Evaluate + Describe> SearchGame for G {
 
     fn evaluation_terms(&self) -> (&'static [&'static str], &'static [i32]) {
         (G::FEATURE_NAMES, G::WEIGHTS)
+    }
+
+    fn tempo(&self) -> i32 {
+        G::TEMPO
     }
 
     fn eval_features(&self, out: &mut Vec<i32>) -> Valuation {

@@ -78,7 +78,8 @@ pub struct DatagenArgs {
     #[arg(long, default_value_t = 16)]
     per_game: usize,
     /// A position is quiet when the search's value differs from the static
-    /// evaluation by at most this much.
+    /// evaluation (with the side to move's bonus alpha-beta adds) by at most
+    /// this much.
     #[arg(long, default_value_t = 150)]
     max_swing: i32,
     /// Ply cap of a self-play game (default: the game's own).
@@ -694,7 +695,7 @@ fn first_points(outcome: &Outcome) -> f64 {
 
 /// The search's move at `pos`, and `pos` as a found position if it is
 /// quiet: valued by its features, and the search finds about the same value
-/// as the static evaluation.
+/// as the static evaluation plus the game's `Evaluate::TEMPO`.
 fn search_quiet(
     pos: &dyn SearchGame,
     ply: u32,
@@ -708,7 +709,10 @@ fn search_quiet(
     let quiet = match (pos.eval_features(&mut features), info.score) {
         (Valuation::Weighted, Score::Cp(searched)) => {
             let (_, weights) = pos.evaluation_terms();
-            ((searched - dot(weights, &features)).abs() <= max_swing).then(|| Found {
+            // The static value as alpha-beta's leaves have it: with the
+            // side to move's bonus.
+            let value = dot(weights, &features) + pos.tempo();
+            ((searched - value).abs() <= max_swing).then(|| Found {
                 fen: pos.position_text(),
                 side: pos.side_to_move(),
                 score: searched,

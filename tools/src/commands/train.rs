@@ -5,7 +5,9 @@
 //! one weight per pattern index of the position (the game's
 //! `Evaluate::pattern_indices`: stykovka, hexdraughts) plus
 //! the hand evaluation's features times their (trained) weights. The
-//! prediction `sigmoid(value / K)` is fitted to `λ · result + (1 − λ) ·
+//! prediction `sigmoid((value + T) / K)`, where `T` is the side to move's
+//! bonus alpha-beta adds to every static value (`Evaluate::TEMPO`, 0 but
+//! in focus), is fitted to `λ · result + (1 − λ) ·
 //! sigmoid(score / K)` by cross-entropy with L2 on the pattern weights,
 //! minibatch Adam, all randomness from `--seed`. `K` is the hand
 //! evaluation's own, fitted first. Games are held out whole.
@@ -77,7 +79,7 @@ struct Rows {
     results: Vec<f64>,
     /// The search's score, if the record has it.
     scores: Vec<Option<f64>>,
-    /// The hand evaluation's value.
+    /// The hand evaluation's value, with the side to move's bonus.
     hand: Vec<f64>,
     /// The game of each row: its run's fingerprint and its id.
     games: Vec<(String, u64)>,
@@ -156,6 +158,10 @@ fn split(keys: &[(String, u64)], seed: u64, share: f64) -> (Vec<usize>, Vec<usiz
 struct Model {
     /// The pattern weights come first, this many.
     bound: usize,
+    /// A constant every value gains, not trained: the game's
+    /// `Evaluate::TEMPO`, which the search adds and the weights file leaves
+    /// out.
+    bias: f64,
     weights: Vec<f64>,
     /// The hand features whose weights stay as they started.
     frozen: Vec<bool>,
@@ -167,15 +173,17 @@ struct Model {
 impl Model {
     /// `bound` pattern weights zero, then the hand features' weights (those
     /// `frozen` kept as they are).
-    fn new(bound: usize, hand: &[i32], frozen: Vec<bool>) -> Model {
+    /// Every value gains `bias`.
+    fn new(bound: usize, hand: &[i32], frozen: Vec<bool>, bias: f64) -> Model {
         let mut weights = vec![0.0; bound];
         weights.extend(hand.iter().map(|&w| f64::from(w)));
         let n = weights.len();
-        Model { bound, weights, frozen, m: vec![0.0; n], v: vec![0.0; n], steps: 0 }
+        Model { bound, bias, weights, frozen, m: vec![0.0; n], v: vec![0.0; n], steps: 0 }
     }
 
     fn value(&self, rows: &Rows, i: usize) -> f64 {
-        let sum: f64 = rows.patterns(i).iter().map(|&p| self.weights[p as usize]).sum();
+        let sum: f64 =
+            self.bias + rows.patterns(i).iter().map(|&p| self.weights[p as usize]).sum::<f64>();
         let dense = &self.weights[self.bound..];
         sum + dense.iter().zip(rows.features(i)).map(|(w, f)| w * f).sum::<f64>()
     }
@@ -286,6 +294,7 @@ struct Settings {
 fn read_rows(entry: &GameEntry, paths: &[PathBuf]) -> anyhow::Result<(Rows, usize)> {
     let probe = entry.start(entry.default_variant())?;
     let (names, hand_weights) = probe.evaluation_terms();
+    let tempo = probe.tempo();
     let mut rows =
         Rows { width: probe.pattern_layout().0, feature_width: names.len(), ..Rows::default() };
     let mut fixed = 0;
@@ -312,7 +321,7 @@ fn read_rows(entry: &GameEntry, paths: &[PathBuf]) -> anyhow::Result<(Rows, usiz
                     rows.features.extend(features.iter().map(|&f| f64::from(f)));
                     rows.results.push(sample.result);
                     rows.scores.push(sample.score.map(f64::from));
-                    let hand = dot(hand_weights, &features).clamp(-20_000, 20_000);
+                    let hand = (dot(hand_weights, &features) + tempo).clamp(-20_000, 20_000);
                     rows.hand.push(f64::from(hand));
                     rows.games.push((sample.run.clone().unwrap_or_default(), id));
                 }
@@ -396,7 +405,7 @@ pub fn train(args: &TrainArgs) -> anyhow::Result<()> {
             .sum::<f64>()
             / which.len() as f64
     };
-    let mut model = Model::new(bound, probe.evaluation_terms().1, frozen);
+    let mut model = Model::new(bound, probe.evaluation_terms().1, frozen, f64::from(probe.tempo()));
     let mut failed = Ok(());
     model.train(&rows, &train, &settings, args, |epoch, model| {
         if failed.is_ok() {
@@ -518,7 +527,7 @@ mod tests {
         };
         let settings = Settings { k, lambda: 1.0, l2: 0.0, lr: args.lr };
         let all: Vec<usize> = (0..rows.len()).collect();
-        let mut model = Model::new(bound, &vec![0; width], vec![false; width]);
+        let mut model = Model::new(bound, &vec![0; width], vec![false; width], 0.0);
         let before = model.loss(&rows, &all, &settings);
         model.train(&rows, &all, &settings, &args, |_, _| {});
         let after = model.loss(&rows, &all, &settings);
@@ -529,6 +538,48 @@ mod tests {
         }
         // Weights no row touches stay zero.
         assert_eq!(model.weights[1], 0.0);
+    }
+
+    /// Results that the side to move's bonus alone explains: a model with
+    /// the bonus leaves its pattern weights at zero, one without learns the
+    /// bonus into them (so the search, adding it again, would count it
+    /// twice).
+    #[test]
+    fn the_bonus_is_not_learned_into_the_patterns() {
+        type G = focus::Position;
+        let (k, bound, width, tempo) = (200.0, G::PATTERN_BOUND, G::FEATURE_NAMES.len(), 80.0);
+        let mut rng = Rng::new(5);
+        let mut rows = Rows { width: G::PATTERNS, feature_width: width, ..Rows::default() };
+        for _ in 0..3000 {
+            rows.patterns.extend((0..G::PATTERNS).map(|_| rng.below(40) as u32));
+            rows.features.extend(std::iter::repeat_n(0.0, width));
+            rows.results.push(sigmoid(tempo / k));
+            rows.scores.push(None);
+            rows.hand.push(tempo);
+        }
+        let args = TrainArgs {
+            game: "focus".into(),
+            data: Vec::new(),
+            out: PathBuf::new(),
+            seed: 9,
+            epochs: 20,
+            holdout: 0.1,
+            lambda: 1.0,
+            l2: 0.0,
+            lr: 2.0,
+            batch: 64,
+            freeze: Vec::new(),
+        };
+        let settings = Settings { k, lambda: 1.0, l2: 0.0, lr: args.lr };
+        let all: Vec<usize> = (0..rows.len()).collect();
+        let learned_sum = |bias: f64| {
+            let mut model = Model::new(bound, &vec![0; width], vec![true; width], bias);
+            model.train(&rows, &all, &settings, &args, |_, _| {});
+            (0..rows.len()).map(|i| model.value(&rows, i) - bias).sum::<f64>() / rows.len() as f64
+        };
+        let (with, without) = (learned_sum(tempo), learned_sum(0.0));
+        assert!(with.abs() < 2.0, "with the bonus the patterns sum to {with:.1}");
+        assert!((without - tempo).abs() < 10.0, "without it they sum to {without:.1}");
     }
 
     #[test]

@@ -491,6 +491,26 @@ mod tests {
         assert!(b.len() > 100 && a.len() > 700, "{} held, {} trained", b.len(), a.len());
     }
 
+    /// Training flags for `game` with results as the only target, no L2,
+    /// and a large step: what the synthetic tests below need.
+    fn results_only(game: &str, epochs: u32, k: f64) -> (TrainArgs, Settings) {
+        let args = TrainArgs {
+            game: game.into(),
+            data: Vec::new(),
+            out: PathBuf::new(),
+            seed: 9,
+            epochs,
+            holdout: 0.1,
+            lambda: 1.0,
+            l2: 0.0,
+            lr: 2.0,
+            batch: 64,
+            freeze: Vec::new(),
+        };
+        let settings = Settings { k, lambda: 1.0, l2: 0.0, lr: args.lr };
+        (args, settings)
+    }
+
     /// Rows whose patterns (as many as game `G` has a position) come from a
     /// pool of 60 indices of its table with known weights, results exactly
     /// `sigmoid(value / k)`: training recovers the weights.
@@ -512,20 +532,7 @@ mod tests {
             rows.scores.push(None);
             rows.hand.push(0.0);
         }
-        let args = TrainArgs {
-            game: G::NAME.into(),
-            data: Vec::new(),
-            out: PathBuf::new(),
-            seed: 9,
-            epochs: 40,
-            holdout: 0.1,
-            lambda: 1.0,
-            l2: 0.0,
-            lr: 2.0,
-            batch: 64,
-            freeze: Vec::new(),
-        };
-        let settings = Settings { k, lambda: 1.0, l2: 0.0, lr: args.lr };
+        let (args, settings) = results_only(G::NAME, 40, k);
         let all: Vec<usize> = (0..rows.len()).collect();
         let mut model = Model::new(bound, &vec![0; width], vec![false; width], 0.0);
         let before = model.loss(&rows, &all, &settings);
@@ -557,20 +564,7 @@ mod tests {
             rows.scores.push(None);
             rows.hand.push(tempo);
         }
-        let args = TrainArgs {
-            game: "focus".into(),
-            data: Vec::new(),
-            out: PathBuf::new(),
-            seed: 9,
-            epochs: 20,
-            holdout: 0.1,
-            lambda: 1.0,
-            l2: 0.0,
-            lr: 2.0,
-            batch: 64,
-            freeze: Vec::new(),
-        };
-        let settings = Settings { k, lambda: 1.0, l2: 0.0, lr: args.lr };
+        let (args, settings) = results_only("focus", 20, k);
         let all: Vec<usize> = (0..rows.len()).collect();
         let learned_sum = |bias: f64| {
             let mut model = Model::new(bound, &vec![0; width], vec![true; width], bias);

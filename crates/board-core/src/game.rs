@@ -415,7 +415,8 @@ pub trait Evaluate: Game {
     /// the position as if that move could not be answered; where the side to
     /// move can nearly always gain something (focus: a take-over), its odd
     /// depths overvalue the side that moved last (docs/tuning.md, "Focus: a
-    /// bonus for the side to move"). MCTS and `tune` leave it out.
+    /// bonus for the side to move"). MCTS leaves it out; `tune datagen` and
+    /// `tune train` count it as alpha-beta does.
     const TEMPO: i32 = 0;
 
     /// Writes the position's [`PATTERNS`](Evaluate::PATTERNS) pattern

@@ -172,8 +172,7 @@ struct Model {
 
 impl Model {
     /// `bound` pattern weights zero, then the hand features' weights (those
-    /// `frozen` kept as they are).
-    /// Every value gains `bias`.
+    /// `frozen` kept as they are); every value gains `bias`.
     fn new(bound: usize, hand: &[i32], frozen: Vec<bool>, bias: f64) -> Model {
         let mut weights = vec![0.0; bound];
         weights.extend(hand.iter().map(|&w| f64::from(w)));

@@ -11,6 +11,10 @@ use crate::text::Setup;
 /// Pieces each player owns at the start.
 pub const PIECES_PER_PLAYER: u8 = 18;
 
+/// Taking over an enemy stack this tall or taller is tactical: quiescence
+/// search plays it past the horizon, as it does captures.
+pub(crate) const TAKEOVER_HEIGHT: usize = 3;
+
 /// `STACK_KEYS[square * 64 + code]`; the empty square has key 0.
 static STACK_KEYS: [u64; 64 * 64] = {
     let mut keys = zobrist_keys::<{ 64 * 64 }>(0xF0C5_0001);
@@ -125,8 +129,10 @@ impl Position {
     }
 
     /// For each number of landing pieces `k` (1 to 5), the squares where
-    /// landing `k` pieces captures an enemy piece.
-    fn capture_squares(&self) -> [u64; MAX_HEIGHT + 1] {
+    /// landing `k` pieces is [tactical](Game::is_tactical): it captures an
+    /// enemy piece, or takes over an enemy stack of [`TAKEOVER_HEIGHT`] or
+    /// more.
+    fn tactical_squares(&self) -> [u64; MAX_HEIGHT + 1] {
         // Landing k pieces on a stack of height h pushes off its bottom
         // h + k - 5; the enemy piece nearest the bottom, at colour bit p
         // (bit h - 1 is the bottom piece), goes when k >= 5 - p.
@@ -138,6 +144,11 @@ impl Position {
             if enemy != 0 {
                 let p = 7 - enemy.leading_zeros() as usize;
                 by_least_k[MAX_HEIGHT - p] |= 1 << to.index();
+            }
+        }
+        for to in squares(self.owned[self.side.other().index()]) {
+            if height(self.stacks[to.index()]) >= TAKEOVER_HEIGHT {
+                by_least_k[1] |= 1 << to.index();
             }
         }
         for k in 2..=MAX_HEIGHT {
@@ -415,66 +426,70 @@ impl Game for Position {
         }
     }
 
-    /// Stack moves and drops that capture: the destination grows past
-    /// [`MAX_HEIGHT`] and an enemy piece is among those pushed off its bottom.
+    /// Stack moves and drops that capture (the destination grows past
+    /// [`MAX_HEIGHT`] and an enemy piece is among those pushed off its
+    /// bottom) or take over an enemy stack of three pieces or more.
     fn is_tactical(&self, mv: Move) -> bool {
-        self.pushed_off(mv.to(), mv.piece_count()).1 > 0
+        let code = self.stacks[mv.to().index()];
+        let enemy_tall = self.owned[self.side.other().index()] & (1 << mv.to().index()) != 0
+            && height(code) >= TAKEOVER_HEIGHT;
+        enemy_tall || self.pushed_off(mv.to(), mv.piece_count()).1 > 0
     }
 
     const TACTICAL_GENERATOR: bool = true;
 
     fn generate_tactical(&self, moves: &mut Vec<Move>) {
-        let capture_squares = self.capture_squares();
-        if capture_squares[MAX_HEIGHT] == 0 {
+        let tactical = self.tactical_squares();
+        if tactical[MAX_HEIGHT] == 0 {
             return;
         }
         let me = self.side.index();
         for from in squares(self.owned[me]) {
             let targets = &TARGETS[from.index()];
             for k in 1..=height(self.stacks[from.index()]) {
-                if capture_squares[k] == 0 {
+                if tactical[k] == 0 {
                     continue;
                 }
                 // The targets at distance k follow those nearer.
                 let at_k = &targets[k].as_slice()[targets[k - 1].len() as usize..];
                 moves.extend(
                     at_k.iter()
-                        .filter(|to| capture_squares[k] & (1 << to.index()) != 0)
+                        .filter(|to| tactical[k] & (1 << to.index()) != 0)
                         .map(|&to| Move::Stack { from, to }),
                 );
             }
         }
         if self.reserve[me] > 0 {
-            moves.extend(squares(capture_squares[1]).map(|to| Move::Drop { to }));
+            moves.extend(squares(tactical[1]).map(|to| Move::Drop { to }));
         }
     }
 
     /// The moves [`generate_moves`](Game::generate_moves) gives, in its
-    /// order, but those landing where they push off an enemy piece.
+    /// order, but the [tactical](Game::is_tactical) ones.
     fn generate_quiet(&self, moves: &mut Vec<Move>) {
-        let capture_squares = self.capture_squares();
-        if capture_squares[MAX_HEIGHT] == 0 {
+        let tactical = self.tactical_squares();
+        if tactical[MAX_HEIGHT] == 0 {
             return self.generate_moves(moves);
         }
         let me = self.side.index();
         for from in squares(self.owned[me]) {
             let targets = &TARGETS[from.index()];
             for k in 1..=height(self.stacks[from.index()]) {
-                let captures = capture_squares[k];
+                let skip = tactical[k];
                 let at_k = &targets[k].as_slice()[targets[k - 1].len() as usize..];
                 moves.extend(
                     at_k.iter()
-                        .filter(|to| captures & (1 << to.index()) == 0)
+                        .filter(|to| skip & (1 << to.index()) == 0)
                         .map(|&to| Move::Stack { from, to }),
                 );
             }
         }
         if self.reserve[me] > 0 {
-            let captures = capture_squares[1];
+            let skip = tactical[1];
             moves.extend(
                 SQUARES
                     .iter()
-                    .filter(|to| captures & (1 << to.index()) == 0)
+                    .filter(|to| skip & (1 << to.index()) == 0)
                     .map(|&to| Move::Drop { to }),
             );
         }

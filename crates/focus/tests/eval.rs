@@ -51,3 +51,27 @@ fn evaluation_stays_in_bounds_over_random_play() {
         pos.play_unchecked(mv);
     }
 }
+
+/// Quiescence search plays captures and take-overs of enemy stacks of three
+/// or more past the horizon: a search that stopped after one would value
+/// the tall stack as the mover's, though the reply takes it back.
+#[test]
+fn captures_and_take_overs_of_tall_stacks_are_tactical() {
+    let sorted_tactical = |pos: &Position| {
+        let mut moves = Vec::new();
+        pos.generate_tactical(&mut moves);
+        let mut texts: Vec<String> = moves.iter().map(|mv| mv.to_string()).collect();
+        texts.sort();
+        texts
+    };
+    // Black's single piece beside White's stacks of three (e4) and two (f4).
+    let pos = position("4/6/8/8/3,b,bbw,bw,2/8/6/4 b reserve 1 0 captured 16 13");
+    assert_eq!(sorted_tactical(&pos), ["@e4", "d4-e4"]);
+    for mv in pos.legal_moves() {
+        let text = mv.to_string();
+        assert_eq!(pos.is_tactical(mv), text == "@e4" || text == "d4-e4", "{text}");
+    }
+    // A capture is tactical whatever it lands on.
+    let pos = position("4/6/8/8/8/2,wwwwb,4,bbwww/6/4 b reserve 0 0 captured 11 15");
+    assert!(sorted_tactical(&pos).contains(&"c3-h3".to_string()));
+}

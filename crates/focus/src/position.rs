@@ -146,6 +146,7 @@ impl Position {
                 by_least_k[MAX_HEIGHT - p] |= 1 << to.index();
             }
         }
+        // Any number of landing pieces takes over the enemy stack it lands on.
         for to in squares(self.owned[self.side.other().index()]) {
             if height(self.stacks[to.index()]) >= TAKEOVER_HEIGHT {
                 by_least_k[1] |= 1 << to.index();

@@ -128,7 +128,7 @@ const fn windows() -> [Window; PATTERNS] {
     out
 }
 
-static WINDOWS: [Window; PATTERNS] = windows();
+const WINDOWS: [Window; PATTERNS] = windows();
 
 /// The cells of a window as four bits: bit `j * 2 + i` is the cell `i`
 /// files and `j` ranks from the window's first cell.
@@ -161,7 +161,7 @@ const fn digits() -> [[u8; MASKS]; 8] {
     out
 }
 
-static DIGITS: [[u8; MASKS]; 8] = digits();
+const DIGITS: [[u8; MASKS]; 8] = digits();
 
 /// The four cells of `bits` in the window whose first cell is `base`.
 #[inline]
@@ -170,26 +170,56 @@ fn cells(bits: u64, base: u8) -> usize {
     (rows & 3 | (rows >> 6) & 0b1100) as usize
 }
 
+/// The keys of a window's cells: a byte, the side to move's four cells in
+/// bits 0 to 3 and the opponent's in bits 4 to 7.
+const KEYS: usize = MASKS * MASKS;
+
+/// `INDEX[w][own | enemy << 4]`: the index of window `w` whose cells hold
+/// those checkers (`class * CONTENTS + contents`, the contents read under
+/// each symmetry that carries the window onto its class's representative,
+/// the smallest kept). Built at compile time from [`DIGITS`]; one look-up
+/// a window at run time (49 × 256 × 2 bytes). Keys with a cell in both
+/// masks are never read and hold 0.
+const fn index_table() -> [[u16; KEYS]; PATTERNS] {
+    let mut out = [[0; KEYS]; PATTERNS];
+    let mut w = 0;
+    while w < PATTERNS {
+        let window = WINDOWS[w];
+        let mut key = 0;
+        while key < KEYS {
+            let (mine, theirs) = (key % MASKS, key / MASKS);
+            if mine & theirs == 0 {
+                let mut best = u16::MAX;
+                let mut g = 0;
+                while g < 8 {
+                    if window.symmetries >> g & 1 != 0 {
+                        let read = DIGITS[g][mine] as u16 + 2 * DIGITS[g][theirs] as u16;
+                        if read < best {
+                            best = read;
+                        }
+                    }
+                    g += 1;
+                }
+                out[w][key] = window.class as u16 * CONTENTS as u16 + best;
+            }
+            key += 1;
+        }
+        w += 1;
+    }
+    out
+}
+
+static INDEX: [[u16; KEYS]; PATTERNS] = index_table();
+
 /// Writes the pattern index of each of the position's 49 windows, side to
 /// move's view (each below [`INDEX_BOUND`]: `class * CONTENTS + contents`),
 /// in window order (`a1`'s window first, then along the rank). No
-/// allocation: two 4-bit masks and two table look-ups a reading.
+/// allocation: two 4-bit masks and one table look-up a window.
 pub fn indices(pos: &Position, out: &mut [u32]) {
     let (own, enemy) = pos.own_and_enemy();
-    for (slot, window) in out.iter_mut().zip(&WINDOWS) {
-        let (mine, theirs) = (cells(own, window.base), cells(enemy, window.base));
-        let read = |g: u32| {
-            let table = &DIGITS[g as usize];
-            u32::from(table[mine]) + 2 * u32::from(table[theirs])
-        };
-        let mut symmetries = window.symmetries;
-        let mut index = read(symmetries.trailing_zeros());
-        symmetries &= symmetries - 1;
-        while symmetries != 0 {
-            index = index.min(read(symmetries.trailing_zeros()));
-            symmetries &= symmetries - 1;
-        }
-        *slot = window.class * CONTENTS as u32 + index;
+    for ((slot, window), table) in out.iter_mut().zip(&WINDOWS).zip(&INDEX) {
+        let key = cells(own, window.base) | cells(enemy, window.base) << CELLS;
+        *slot = u32::from(table[key]);
     }
 }
 

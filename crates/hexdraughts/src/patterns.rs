@@ -52,9 +52,19 @@ pub(crate) const LAYOUT: &str = "hexdraughts patterns v1: 44 windows of 3x3 fiel
 /// A window: its top field's padded bit, its class, and how it is read.
 #[derive(Clone, Copy, Debug)]
 struct Window {
-    /// The padded bit of the window's top field (its digit 0).
+    /// The padded bit of the window's top field (its digit 0), and the
+    /// window's class: [`indices`] reads `slice`, `shift` and `offset`,
+    /// made from them; the tests read them.
+    #[cfg_attr(not(test), allow(dead_code))]
     base: u8,
+    #[cfg_attr(not(test), allow(dead_code))]
     class: u16,
+    /// `class * CONTENTS`: the first index of its class.
+    offset: u32,
+    /// Which 64-bit slice of the board holds the window ([`slices`]), and
+    /// the window's top field's bit in it.
+    slice: u8,
+    shift: u8,
     /// Read transposed (the mirror of its class's first window).
     transpose: bool,
     /// On the mirror axis: the smaller of the two readings.
@@ -87,7 +97,15 @@ const fn mirror(base: usize) -> usize {
 }
 
 const fn windows() -> [Window; PATTERNS] {
-    let mut out = [Window { base: 0, class: 0, transpose: false, axis: false }; PATTERNS];
+    let mut out = [Window {
+        base: 0,
+        class: 0,
+        offset: 0,
+        slice: 0,
+        shift: 0,
+        transpose: false,
+        axis: false,
+    }; PATTERNS];
     let mut class_of = [u16::MAX; 128];
     let (mut n, mut classes) = (0, 0);
     let mut base = 0;
@@ -102,6 +120,9 @@ const fn windows() -> [Window; PATTERNS] {
             out[n] = Window {
                 base: base as u8,
                 class: class_of[first],
+                offset: class_of[first] as u32 * CONTENTS as u32,
+                slice: (base / SLICE) as u8,
+                shift: (base % SLICE) as u8,
                 transpose: m < base,
                 axis: m == base,
             };
@@ -154,13 +175,31 @@ const fn tables() -> Tables {
 
 static TABLES: Tables = tables();
 
-/// The nine cells of the window with top field at padded bit `base`, as a
-/// mask: the three 3-bit row slices at `base`, `base + WIDTH` and
-/// `base + 2 WIDTH` of `bits`, packed.
+/// The bits between one 64-bit slice of the board and the next. A window
+/// spans 2 `WIDTH` + 3 = 25 bits, so a slice starting at bit `k · SLICE`
+/// holds every window whose top field's bit is `k · SLICE` to
+/// `k · SLICE + 38`; three slices hold the board's 109 bits.
+const SLICE: usize = 64 - (2 * WIDTH + 3) + 1;
+
+/// `bits` as three 64-bit slices (bits 0, [`SLICE`] and 2 [`SLICE`]
+/// onwards) and a fourth of 0: a window is read with one 64-bit shift,
+/// where a `u128` shift takes several instructions.
 #[inline]
-fn mask(bits: Bits, base: u8) -> usize {
-    let x = (bits >> base) as u32;
-    (x & 7 | x >> (WIDTH - 3) & 0o70 | x >> (2 * WIDTH - 6) & 0o700) as usize
+fn slices(bits: Bits) -> [u64; 4] {
+    [bits as u64, (bits >> SLICE) as u64, (bits >> (2 * SLICE)) as u64, 0]
+}
+
+/// The nine cells of the window whose top field is bit `shift` of `slice`,
+/// as a mask: the three 3-bit row slices at `shift`, `shift + WIDTH` and
+/// `shift + 2 WIDTH`, packed. One multiplication gathers them: the rows
+/// (bits 0, 11 and 22 on) shifted by 16, 8 and 0 land side by side at bits
+/// 16 to 24, and the six other products at bits that neither overlap those
+/// nor each other (so nothing carries).
+#[inline]
+fn mask(slice: u64, shift: u8) -> usize {
+    const ROWS: u64 = 0b111 | 0b111 << WIDTH | 0b111 << (2 * WIDTH);
+    const GATHER: u64 = 1 << 16 | 1 << (16 - (WIDTH - 3)) | 1 << (16 - (2 * WIDTH - 6));
+    ((((slice >> shift) & ROWS) * GATHER) >> 16 & 0o777) as usize
 }
 
 /// Writes the 44 pattern indices of `pos` into `out` (as many as fit).
@@ -172,21 +211,22 @@ pub(crate) fn indices(pos: &Position, out: &mut [u32]) {
     let view = |bits: Bits| {
         if side == board_core::Player::Second { bits.reverse_bits() >> 19 } else { bits }
     };
-    let own = view(pos.bits(side) & men);
-    let enemy = view(pos.bits(side.other()) & men);
+    let own = slices(view(pos.bits(side) & men));
+    let enemy = slices(view(pos.bits(side.other()) & men));
     let t = &TABLES;
     for (slot, w) in out.iter_mut().zip(&WINDOWS) {
-        let (o, e) = (mask(own, w.base), mask(enemy, w.base));
-        let straight = t.base3[o] + 2 * t.base3[e];
-        let mirrored = t.base3_transposed[o] + 2 * t.base3_transposed[e];
+        let slice = usize::from(w.slice & 3);
+        let (o, e) = (mask(own[slice], w.shift), mask(enemy[slice], w.shift));
+        // Most windows are read one way: two look-ups in the table of their
+        // orientation. The four on the axis take the smaller of both.
         let value = if w.axis {
-            straight.min(mirrored)
-        } else if w.transpose {
-            mirrored
+            let straight = t.base3[o] + 2 * t.base3[e];
+            straight.min(t.base3_transposed[o] + 2 * t.base3_transposed[e])
         } else {
-            straight
+            let table = if w.transpose { &t.base3_transposed } else { &t.base3 };
+            table[o] + 2 * table[e]
         };
-        *slot = u32::from(w.class) * CONTENTS as u32 + u32::from(value);
+        *slot = w.offset + u32::from(value);
     }
 }
 

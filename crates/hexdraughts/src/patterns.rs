@@ -175,10 +175,11 @@ const fn tables() -> Tables {
 
 static TABLES: Tables = tables();
 
-/// The bits between one 64-bit slice of the board and the next. A window
-/// spans 2 `WIDTH` + 3 = 25 bits, so a slice starting at bit `k · SLICE`
-/// holds every window whose top field's bit is `k · SLICE` to
-/// `k · SLICE + 38`; three slices hold the board's 109 bits.
+/// The bits between one 64-bit slice of the board and the next (40). A
+/// window spans 2 `WIDTH` + 3 = 25 bits (its top field's bit and the 24
+/// above), so the slice starting at bit `k · SLICE` holds every window
+/// whose top field's bit is `k · SLICE` to `k · SLICE + 39`; three slices
+/// hold the board's 109 bits.
 const SLICE: usize = 64 - (2 * WIDTH + 3) + 1;
 
 /// `bits` as three 64-bit slices (bits 0, [`SLICE`] and 2 [`SLICE`]

@@ -3,7 +3,7 @@
 
 use board_core::{Evaluate, Game, Player, Valuation, weighted_evaluation, write_difference};
 
-use crate::board::{ALL_FIELDS, Direction, Field, bits_of, row_bits};
+use crate::board::{ALL_FIELDS, Bits, Direction, row_bits};
 use crate::moves::Move;
 use crate::position::{Position, promotion_row};
 
@@ -25,6 +25,32 @@ pub const MAN_VALUE: i32 = WEIGHTS[0];
 /// A flying king is worth three men.
 pub const KING_VALUE: i32 = WEIGHTS[1];
 
+/// `planes(home)[k]`: the fields of the rows whose distance from the row
+/// `home` has bit `k` set (distances 0 to 10), so that the rows a set of
+/// men has advanced from `home`, summed, is `Σ popcount(men & planes[k]) << k`.
+const fn advance_planes(home: usize) -> [Bits; 4] {
+    let mut planes = [0; 4];
+    let mut row: usize = 0;
+    while row < 11 {
+        let distance = row.abs_diff(home);
+        let mut k = 0;
+        while k < 4 {
+            if distance >> k & 1 != 0 {
+                planes[k] |= row_bits(row);
+            }
+            k += 1;
+        }
+        row += 1;
+    }
+    planes
+}
+
+/// [`advance_planes`] of each player's home row (White's row 10, Black's 0).
+static ADVANCE_PLANES: [[Bits; 4]; 2] = [
+    advance_planes(10 - promotion_row(Player::First)),
+    advance_planes(10 - promotion_row(Player::Second)),
+];
+
 /// The features of `player`'s pieces alone.
 fn side_features(pos: &Position, player: Player) -> [i32; 5] {
     let own = pos.bits(player);
@@ -32,8 +58,9 @@ fn side_features(pos: &Position, player: Player) -> [i32; 5] {
     let men = own & !kings;
     let home = 10 - promotion_row(player);
     let back_rows = row_bits(home) | row_bits(if home == 0 { 1 } else { 9 });
-    let advance: usize =
-        bits_of(men).map(|man| Field::from_bit_index(man).row().abs_diff(home)).sum();
+    let planes = &ADVANCE_PLANES[usize::from(player == Player::Second)];
+    let advance: u32 =
+        planes.iter().enumerate().map(|(k, &plane)| (men & plane).count_ones() << k).sum();
     let empty = ALL_FIELDS & !(pos.bits(Player::First) | pos.bits(Player::Second));
     let men_reach: u32 =
         pos.sides(player).forward.iter().map(|dir| (dir.shift(men) & empty).count_ones()).sum();
@@ -79,5 +106,29 @@ impl Evaluate for Position {
     /// Captures first (the more pieces the better), then moves that promote.
     fn move_priority(&self, mv: Move) -> i32 {
         100 * mv.capture_count() as i32 + if self.promotes(mv) { 50 } else { 0 }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Field, bits_of};
+
+    /// The bit planes count what the definition sums: each man's rows from
+    /// its own home row.
+    #[test]
+    fn advance_is_each_mans_rows_from_home_summed() {
+        let mut advanced = 0;
+        for pos in board_core::testkit::random_positions::<Position>(8, 120) {
+            for player in [Player::First, Player::Second] {
+                let men = pos.bits(player) & !pos.king_bits();
+                let home = 10 - promotion_row(player);
+                let expected: usize =
+                    bits_of(men).map(|man| Field::from_bit_index(man).row().abs_diff(home)).sum();
+                assert_eq!(side_features(&pos, player)[3], expected as i32, "{player:?} in {pos}");
+                advanced += usize::from(expected > 0);
+            }
+        }
+        assert!(advanced > 100, "positions with advanced men: {advanced}");
     }
 }

@@ -25,9 +25,10 @@ pub const MAN_VALUE: i32 = WEIGHTS[0];
 /// A flying king is worth three men.
 pub const KING_VALUE: i32 = WEIGHTS[1];
 
-/// `planes(home)[k]`: the fields of the rows whose distance from the row
-/// `home` has bit `k` set (distances 0 to 10), so that the rows a set of
-/// men has advanced from `home`, summed, is `Σ popcount(men & planes[k]) << k`.
+/// `advance_planes(home)[k]`: the fields of the rows whose distance from
+/// the row `home` has bit `k` set (distances 0 to 10), so that the rows a
+/// set of men has advanced from `home`, summed, is
+/// `Σ popcount(men & planes[k]) << k`.
 const fn advance_planes(home: usize) -> [Bits; 4] {
     let mut planes = [0; 4];
     let mut row: usize = 0;
